@@ -42,11 +42,11 @@ chromium:
 sandbox: install web
 	$(BIN)/launchpod sandbox $(ARGS)
 
-# Two workers (the machine's two cores), each with its own sandbox; a module, and the modules sharing one
-# cluster, run whole on one worker (tests/conftest.py names the groups).
+# Two workers (the machine's two cores), each with its own sandbox; a module, and each half of the modules sharing
+# one cluster, run whole on one worker, the longest first (tests/conftest.py names the groups and their order).
 test: install web node chromium
 	cd web && npm test --silent
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder
 
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not browser and not infra"

@@ -54,39 +54,68 @@ def lambda_context() -> SimpleNamespace:
 
 
 # ---------------------------------------------------------------------------- parallel runs
-# `make test` runs the suite on two pytest-xdist workers (`pytest -n 2 --dist loadgroup`); each worker starts its own
-# sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole on one worker:
-# a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session), and
-# the modules sharing the training-job cluster (tests/sandbox/jobs_support.py makes it once per sandbox).
+# `make test` runs the suite on two pytest-xdist workers (`pytest -n 2 --dist loadgroup --no-loadscope-reorder`);
+# each worker starts its own sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole
+# on one worker: a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session),
+# and the modules sharing the training-job cluster or the inference cluster (tests/sandbox/jobs_support.py and
+# inference_support.py make each once per sandbox, found by name). Each of those two clusters' modules are in two
+# halves, each half able to run alone on a fresh sandbox: the halves run side by side on the two workers, at the
+# cost of each worker provisioning the cluster once, instead of one worker running them all while the other idles.
+_JOBS_API, _JOBS_CONSOLE = "jobs-cluster:api", "jobs-cluster:console"
+_SERVING, _MODELS = "inference-cluster:serving", "inference-cluster:models"
 _SHARED_GROUPS = {
     "tests/infra/": "infra",
-    "tests/sandbox/test_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_spaces_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_log_stream_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_mcp_jobs.py": "jobs-cluster",
-    "tests/sandbox/test_mlflow_e2e.py": "jobs-cluster",
-    "tests/sandbox/browser/test_jobs_ui.py": "jobs-cluster",
-    "tests/sandbox/browser/test_spaces_ui.py": "jobs-cluster",
-    "tests/sandbox/browser/test_console_parity_ui.py": "jobs-cluster",
-    "tests/sandbox/test_observability_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_metrics_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/browser/test_metrics_ui.py": "jobs-cluster",
-    "tests/sandbox/test_metrics_inference_e2e.py": "inference-cluster",
-    "tests/sandbox/browser/test_endpoint_metrics_ui.py": "inference-cluster",
-    "tests/sandbox/browser/test_observability_ui.py": "jobs-cluster",
-    "tests/sandbox/test_inference_e2e.py": "inference-cluster",
-    "tests/sandbox/test_inference_autoscaling_e2e.py": "inference-cluster",
-    "tests/sandbox/test_planner_inference_e2e.py": "inference-cluster",
-    "tests/sandbox/test_models_e2e.py": "inference-cluster",
-    "tests/sandbox/test_openai_e2e.py": "inference-cluster",
-    "tests/sandbox/test_serving_e2e.py": "inference-cluster",
-    "tests/sandbox/test_planner_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_diagnose_nccl_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/browser/test_console_layout_ui.py": "jobs-cluster",
+    "tests/sandbox/test_jobs_e2e.py": _JOBS_API,
+    "tests/sandbox/test_spaces_e2e.py": _JOBS_API,
+    "tests/sandbox/test_log_stream_e2e.py": _JOBS_API,
+    "tests/sandbox/test_mcp_jobs.py": _JOBS_API,
+    "tests/sandbox/test_mlflow_e2e.py": _JOBS_API,
+    "tests/sandbox/test_observability_e2e.py": _JOBS_API,
+    "tests/sandbox/test_metrics_jobs_e2e.py": _JOBS_API,
+    "tests/sandbox/test_planner_jobs_e2e.py": _JOBS_API,
+    "tests/sandbox/test_diagnose_nccl_e2e.py": _JOBS_API,
+    "tests/sandbox/test_unknown_ids_e2e.py": _JOBS_API,
+    "tests/sandbox/test_cli_jobs_e2e.py": _JOBS_API,
+    "tests/sandbox/test_watch_jobs_e2e.py": _JOBS_API,
+    "tests/sandbox/browser/test_jobs_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/browser/test_spaces_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/browser/test_console_parity_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/browser/test_metrics_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/browser/test_observability_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/browser/test_console_layout_ui.py": _JOBS_CONSOLE,
+    "tests/sandbox/test_inference_e2e.py": _SERVING,
+    "tests/sandbox/test_inference_autoscaling_e2e.py": _SERVING,
+    "tests/sandbox/test_openai_e2e.py": _SERVING,
+    "tests/sandbox/test_serving_e2e.py": _SERVING,
+    "tests/sandbox/test_planner_inference_e2e.py": _MODELS,
+    "tests/sandbox/test_models_e2e.py": _MODELS,
+    "tests/sandbox/test_metrics_inference_e2e.py": _MODELS,
+    "tests/sandbox/browser/test_endpoint_metrics_ui.py": _MODELS,
 }
+
+# The order xdist hands the groups out in: the longest first (minutes each, measured on this 2-core machine), so
+# that what is left at the end is many short units the two workers share evenly. A long unit handed out last leaves
+# the other worker idle while it runs (xdist's own order, by number of tests, started the inference cluster's
+# modules after two hundred quick unit tests). The rest follow: the other sandbox modules (browser ones first),
+# then the unit tests.
+_LONGEST_FIRST = [
+    _JOBS_CONSOLE,
+    _SERVING,
+    _JOBS_API,
+    _MODELS,
+    "tests/sandbox/test_fuzz_api.py",
+    "infra",
+]
+
+
+def _rank(group: str) -> tuple[int, int]:
+    if group in _LONGEST_FIRST:
+        return 0, _LONGEST_FIRST.index(group)
+    if group.startswith("tests/sandbox/browser/"):
+        return 1, 0
+    if group.startswith("tests/sandbox/"):
+        return 2, 0
+    return 3, 0
 
 
 def pytest_configure(config) -> None:
@@ -112,3 +141,5 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         path = item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(xdist_group_of(path)))
+    # Stable: a group's tests keep their order. Every worker sorts the same collection the same way, as xdist needs.
+    items.sort(key=lambda item: _rank(xdist_group_of(item.nodeid.split("::", 1)[0])))

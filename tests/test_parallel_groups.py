@@ -1,12 +1,12 @@
 """The suite's parallel groups (tests/conftest.py): modules that share the training-job cluster (or the
-inference cluster) must run on one worker, or each worker's sandbox would make that cluster again and their
-shared state would split."""
+inference cluster) run in one of that cluster's two halves, each half whole on one worker; and xdist hands out
+the longest groups first."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import xdist_group_of
+from tests.conftest import _rank, xdist_group_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +18,8 @@ def test_every_module_on_the_training_job_cluster_runs_in_its_group() -> None:
         if "from tests.sandbox.jobs_support import" in p.read_text() and p.name != Path(__file__).name
     )
     assert len(users) >= 5, users
-    assert {path: xdist_group_of(path) for path in users} == {path: "jobs-cluster" for path in users}
+    groups = {path: xdist_group_of(path) for path in users}
+    assert set(groups.values()) == {"jobs-cluster:api", "jobs-cluster:console"}, groups
 
 
 def test_every_module_on_the_inference_cluster_runs_in_its_group() -> None:
@@ -28,9 +29,18 @@ def test_every_module_on_the_inference_cluster_runs_in_its_group() -> None:
         if "from tests.sandbox.inference_support import" in p.read_text() and p.name != Path(__file__).name
     )
     assert len(users) >= 2, users
-    assert {path: xdist_group_of(path) for path in users} == {path: "inference-cluster" for path in users}
+    groups = {path: xdist_group_of(path) for path in users}
+    assert set(groups.values()) == {"inference-cluster:serving", "inference-cluster:models"}, groups
 
 
 def test_other_modules_are_their_own_group_and_the_cdk_tests_share_one() -> None:
     assert xdist_group_of("tests/sandbox/test_nodes_e2e.py") == "tests/sandbox/test_nodes_e2e.py"
     assert xdist_group_of("tests/infra/test_checks.py") == xdist_group_of("tests/infra/test_functions.py") == "infra"
+
+
+def test_the_long_groups_are_handed_out_first_and_the_unit_tests_last() -> None:
+    order = sorted(
+        ["tests/domain/test_naming.py", "tests/sandbox/test_nodes_e2e.py", "infra", "jobs-cluster:console"],
+        key=_rank,
+    )
+    assert order == ["jobs-cluster:console", "infra", "tests/sandbox/test_nodes_e2e.py", "tests/domain/test_naming.py"]

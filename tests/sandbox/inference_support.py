@@ -4,10 +4,9 @@ by the first test that needs it, after checking that a managed endpoint is refus
 
 from __future__ import annotations
 
-import time
-
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 from tests.sandbox.http_support import next_step
 
@@ -73,8 +72,9 @@ def settled(sandbox, seconds: float = 90) -> None:
     ends when its objects are gone; Kubernetes' garbage collector removes their pods after that, and
     until it has, those pods still hold the GPU node's GPUs that the next endpoint asks for."""
     apps, core = k8s.AppsV1Api(sandbox.kube(NAME)), k8s.CoreV1Api(sandbox.kube(NAME))
-    deadline = time.monotonic() + seconds
-    while True:
+    orphans: list[str] = []
+
+    def none_left() -> bool:
         live = [d.metadata.name for d in apps.list_namespaced_deployment("default").items]
         owners = [
             (p.metadata.name, o.name)
@@ -82,11 +82,10 @@ def settled(sandbox, seconds: float = 90) -> None:
             for o in p.metadata.owner_references or []
             if o.kind == "ReplicaSet"
         ]
-        orphans = [pod for pod, rs in owners if not any(rs.startswith(f"{d}-") for d in live)]
-        if not orphans:
-            return
-        assert time.monotonic() < deadline, f"pods outlived their Deployments: {orphans}"
-        time.sleep(0.2)
+        orphans[:] = [pod for pod, rs in owners if not any(rs.startswith(f"{d}-") for d in live)]
+        return not orphans
+
+    wait_until(none_left, seconds, reason=lambda: f"pods outlived their Deployments: {orphans}")
 
 
 def deploy(sandbox, body: dict) -> dict:
@@ -112,12 +111,13 @@ def gpu_nodes(sandbox) -> set[str]:
 
 
 def until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 90) -> dict:
-    deadline = time.monotonic() + seconds
-    while True:
-        view = get(sandbox, endpoint)
-        if (view["readyReplicas"], view["desiredReplicas"]) == (ready, desired) or time.monotonic() > deadline:
-            return view
-        time.sleep(0.2)
+    last: dict = {}
+
+    def there() -> dict | None:
+        last.update(get(sandbox, endpoint))
+        return dict(last) if (last["readyReplicas"], last["desiredReplicas"]) == (ready, desired) else None
+
+    return dict(wait_until(there, seconds, reason=lambda: f"{endpoint} not {ready}/{desired} ready: {last}"))
 
 
 PROMETHEUS = ("prometheus", "prometheus-server")  # the prometheus-community/prometheus chart, release "prometheus"

@@ -7,9 +7,9 @@ them there: the model with Launchpod's model download, the rest with an S3 uploa
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 from tests.sandbox.http_support import next_step
 
@@ -141,11 +141,8 @@ def ready_cluster(sandbox) -> str:
             done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=120)
             assert done["status"] == "SUCCEEDED", done
     # KubeRay's operator Deployment becomes ready once its pod runs: until then a RayJob is a 409.
-    deadline = time.monotonic() + 90
     probe = {"jobName": "probe", "kind": "ray", "recipe": "verl-ppo", "instanceGroup": "nope", "storageClaim": CLAIM}
-    while submit(sandbox, probe).status_code == 409:
-        assert time.monotonic() < deadline, "KubeRay never became ready"
-        time.sleep(0.2)
+    wait_until(lambda: submit(sandbox, probe).status_code != 409, 90, reason="KubeRay never became ready")
     sandbox.faults(jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)
     return NAME
 

@@ -3,11 +3,10 @@ node from zero, the group returns to zero when the node is idle, then disable it
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.e2e
@@ -38,13 +37,8 @@ GPU_APP = {
 }
 
 
-def _until(check, timeout: float = 90.0, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(every)
+def _until(check, timeout: float = 90.0):
+    return wait_until(check, timeout, reason=f"{check.__name__} did not hold")
 
 
 def _gpu_group(sandbox) -> dict:

@@ -6,10 +6,10 @@ The cluster runs with node recovery off, so HyperPod leaves the faulty node in p
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 from tests.sandbox.jobs_support import custom_job, log_interval
 
@@ -44,11 +44,7 @@ def _job(sandbox) -> dict:
 
 
 def _until(check, timeout: float = 90.0):
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)
-    return value
+    return wait_until(check, timeout, reason=f"{check.__name__} did not hold")
 
 
 def _calls(sandbox) -> tuple[dict[tuple[str, str], int], set[int]]:

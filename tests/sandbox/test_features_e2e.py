@@ -4,11 +4,10 @@ installed after cert-manager; a second identical PATCH is NOOP; dryRun starts no
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.e2e
@@ -142,10 +141,7 @@ def test_tiered_checkpointing_builds_the_identity_chain_and_removes_it(sandbox, 
 
 def _wait_addon_gone(sandbox, name: str) -> None:
     eks = sandbox.aws("eks")
-    deadline = time.monotonic() + 90
-    while name in eks.list_addons(clusterName=NAME)["addons"]:
-        assert time.monotonic() < deadline, f"{name} was not deleted"
-        time.sleep(0.1)
+    wait_until(lambda: name not in eks.list_addons(clusterName=NAME)["addons"], 90, reason=f"{name} was not deleted")
 
 
 def test_enabling_the_training_operator_installs_cert_manager_first(sandbox, cluster):
@@ -193,10 +189,11 @@ def test_without_cert_manager_the_operator_add_on_is_degraded_naming_it(sandbox,
     eks.delete_addon(clusterName=NAME, addonName="cert-manager")
     _wait_addon_gone(sandbox, "cert-manager")
     eks.create_addon(clusterName=NAME, addonName=OPERATOR)
-    deadline = time.monotonic() + 90
-    while (addon := eks.describe_addon(clusterName=NAME, addonName=OPERATOR)["addon"])["status"] == "CREATING":
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    addon = wait_until(
+        lambda: (a := eks.describe_addon(clusterName=NAME, addonName=OPERATOR)["addon"])["status"] != "CREATING" and a,
+        90,
+        reason=f"{OPERATOR} stayed CREATING",
+    )
     assert addon["status"] == "DEGRADED"
     assert [i["code"] for i in addon["health"]["issues"]] == ["K8sResourceNotFound"]
     assert "cert-manager" in addon["health"]["issues"][0]["message"]

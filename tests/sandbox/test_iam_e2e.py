@@ -5,10 +5,10 @@ reads; clearing the fault and retrying finishes the operation."""
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pytest
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import their_eks_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.iam_denies]
@@ -173,16 +173,17 @@ def test_a_role_not_yet_propagated_is_retried_until_eks_can_assume_it(sandbox):
     op_id = op.json()["operation"]["id"]
     seen: list[str] = []
     try:
-        deadline = time.monotonic() + 60
         with sandbox.client("viewer") as c:
-            while time.monotonic() < deadline:
+
+            def create_ended() -> bool:
                 view = c.get(f"/api/operations/{op_id}").json()
                 create = next(p for p in view["phases"] if p["name"] == "CreateCluster")
                 if create["message"] and create["message"] not in seen:
                     seen.append(create["message"])
-                if create["status"] != "PENDING" and create["status"] != "RUNNING":
-                    break
-                time.sleep(0.05)
+                return create["status"] not in ("PENDING", "RUNNING")
+
+            # every 50 ms: the retry's message shows for a moment only
+            wait_until(create_ended, 60, interval=0.05, reason=lambda: f"CreateCluster did not end: {seen}")
         done = sandbox.wait_operation(op_id)
         with sandbox.client() as c:
             left = c.get("/api/sandbox/faults").json()["iamUnassumable"]

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import datetime
 import json
-import time
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.inference_support import (
     MANAGED_BASE,
     NAME,
@@ -100,10 +100,11 @@ def test_a_managed_endpoint_scales_one_to_three_to_one_on_a_cloudwatch_metric(sa
         by_hand = c.patch(f"/api/clusters/{NAME}/endpoints/qwen-cw", json={"replicas": 2})
     assert by_hand.status_code == 409 and "KEDA" in by_hand.json()["message"], by_hand.text
     _delete(sandbox, "qwen-cw")
-    deadline = time.monotonic() + 90
-    while any(s["spec"]["scaleTargetRef"]["name"] == "qwen-cw" for s in _scaled_objects(sandbox)):
-        assert time.monotonic() < deadline, "the operator's ScaledObject outlived its InferenceEndpointConfig"
-        time.sleep(0.2)
+    wait_until(
+        lambda: not any(s["spec"]["scaleTargetRef"]["name"] == "qwen-cw" for s in _scaled_objects(sandbox)),
+        90,
+        reason="the operator's ScaledObject outlived its InferenceEndpointConfig",
+    )
 
 
 def test_without_get_metric_data_the_scaler_fails_nothing_scales_and_the_endpoint_says_why(sandbox, operator_on):
@@ -117,12 +118,11 @@ def test_without_get_metric_data_the_scaler_fails_nothing_scales_and_the_endpoin
         done = deploy(sandbox, _body("qwen-cw-denied"))
         assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
         _put_metric(sandbox, "qwen-cw-denied", 250)
-        deadline, view = time.monotonic() + 90, {}
-        while time.monotonic() < deadline:
-            view = get(sandbox, "qwen-cw-denied")
-            if view.get("scalingError"):
-                break
-            time.sleep(0.3)
+        view = wait_until(
+            lambda: (v := get(sandbox, "qwen-cw-denied")).get("scalingError") and v,
+            90,
+            reason="qwen-cw-denied never told its scaling error",
+        )
         error = view.get("scalingError") or ""
         assert error.startswith("TriggerError: Triggers defined in ScaledObject are not working correctly"), view
         assert "not authorized to perform: cloudwatch:GetMetricData" in error and role in error, view

@@ -13,6 +13,7 @@ from kubernetes import client as k8s
 
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import mcp_session
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.inference_support import (
     MANAGED_BASE,
     NAME,
@@ -187,12 +188,7 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
     response = post(sandbox, "/endpoints", VLLM_NLB)
     assert response.status_code == 202, response.text
-    deadline, view = time.monotonic() + 90, {}
-    while time.monotonic() < deadline:
-        view = get(sandbox, "vllm")
-        if "load balancer controller" in (view.get("message") or ""):
-            break
-        time.sleep(0.2)
+    view = _view_until(sandbox, "vllm", lambda v: "load balancer controller" in (v.get("message") or ""))
     assert view["status"] == "Deploying" and view["url"].endswith(".svc.cluster.local:8000"), view
     assert "no load balancer controller ready" in view["message"] and "kube-system/" + LBC in view["message"], view
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 2}})
@@ -238,12 +234,7 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
     try:
         response = post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
         assert response.status_code == 202, response.text
-        deadline, view = time.monotonic() + 90, {}
-        while time.monotonic() < deadline:
-            view = get(sandbox, "vllm-denied")
-            if "FailedDeployModel" in (view.get("message") or ""):
-                break
-            time.sleep(0.3)
+        view = _view_until(sandbox, "vllm-denied", lambda v: "FailedDeployModel" in (v.get("message") or ""))
         assert view["status"] == "Deploying", view
         assert "not authorized to perform: elasticloadbalancing:CreateLoadBalancer" in view["message"], view
         service = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_service("vllm-denied", "default")
@@ -295,11 +286,12 @@ def test_deleting_the_managed_endpoint_removes_what_the_operator_made(sandbox, o
                 continue
             assert response.status_code == 202, response.text
             assert sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-    deadline = time.monotonic() + 90
     apps = k8s.AppsV1Api(sandbox.kube(NAME))
-    while "qwen-managed" in [d.metadata.name for d in apps.list_namespaced_deployment("default").items]:
-        assert time.monotonic() < deadline, "the operator's Deployment outlived its InferenceEndpointConfig"
-        time.sleep(0.2)
+    wait_until(
+        lambda: "qwen-managed" not in [d.metadata.name for d in apps.list_namespaced_deployment("default").items],
+        90,
+        reason="the operator's Deployment outlived its InferenceEndpointConfig",
+    )
 
 
 async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, cluster) -> None:
@@ -390,9 +382,7 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
     # Prometheus uninstalled: its name no longer resolves, KEDA's trigger fails and nothing scales
     prometheus_removed(sandbox)
     metric(25)
-    deadline = time.monotonic() + 60
-    while not (view := get(sandbox, "vllm-keda"))["scalingError"] and time.monotonic() < deadline:
-        time.sleep(0.2)
+    view = _view_until(sandbox, "vllm-keda", lambda v: v["scalingError"], seconds=60)
     assert view["scalingError"] is not None, view
     assert view["scalingError"].startswith("TriggerError:"), view["scalingError"]
     assert "lookup prometheus-server.prometheus.svc.cluster.local" in view["scalingError"]
@@ -480,14 +470,26 @@ def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox,
             assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
 
 
+def _view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
+    """The endpoint's view once ``check(view)`` holds; the failure shows the view last seen."""
+    last: dict = {}
+
+    def there() -> dict | None:
+        last.update(get(sandbox, endpoint))
+        return dict(last) if check(last) else None
+
+    return dict(wait_until(there, seconds, reason=lambda: f"{endpoint}: {last}"))
+
+
 def _answered(sandbox, endpoint: str, wanted: int, seconds: float = 30):
-    """Invoke until the answer's status is ``wanted`` (the router's watch settles as on a cluster), or give up."""
-    deadline = time.monotonic() + seconds
-    while True:
-        answer = post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)
-        if answer.status_code == wanted or time.monotonic() > deadline:
-            return answer
-        time.sleep(0.2)
+    """Invoke until the answer's status is ``wanted`` (the router's watch settles as on a cluster)."""
+    last: list = []
+
+    def answered():
+        last[:] = [post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)]
+        return last[0] if last[0].status_code == wanted else None
+
+    return wait_until(answered, seconds, reason=lambda: f"{endpoint} never answered {wanted}: {last[0].text}")
 
 
 def test_an_sglang_model_pool_behind_its_router_lends_a_warm_pod_to_another_routed_endpoint(sandbox, cluster):

@@ -7,8 +7,6 @@ two-container pod its own."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from kubernetes import client as k8s
 from openai import OpenAI
@@ -41,12 +39,7 @@ def _get(sandbox, job: str) -> dict:
 
 
 def _wait(sandbox, job: str, statuses: tuple[str, ...], timeout: float = 90) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = _get(sandbox, job)
-        if view["status"] in statuses or time.monotonic() > deadline:
-            return view
-        time.sleep(0.1)
+    return _wait_for(sandbox, job, lambda view: view["status"] in statuses, timeout)
 
 
 def _delete(sandbox, job: str) -> None:
@@ -171,11 +164,19 @@ def long_runs(sandbox):
 
 def _wait_for(sandbox, job: str, done, timeout: float = 90) -> dict:
     """The job's view once ``done(view)`` holds; a loaded machine reconciles late, hence the generous wait."""
-    deadline = time.monotonic() + timeout
-    while not done(view := _get(sandbox, job)):
-        assert time.monotonic() < deadline, {k: view.get(k) for k in ("status", "reason", "budget", "hangDetections")}
-        time.sleep(0.1)
-    return view
+    seen: dict = {}
+
+    def view() -> dict | None:
+        seen.update(_get(sandbox, job))
+        return dict(seen) if done(seen) else None
+
+    return dict(
+        wait_until(
+            view,
+            timeout,
+            reason=lambda: str({k: seen.get(k) for k in ("status", "reason", "budget", "hangDetections", "message")}),
+        )
+    )
 
 
 def _fault(sandbox, job: str, kind: str, at_step: int) -> None:
@@ -283,14 +284,21 @@ def test_a_two_container_pods_logs_read_per_container_and_a_missing_or_ambiguous
     pod = f"{job}-pods-0"
     shipped = ["fluent-bit: flushed 12 records to CloudWatch", "fluent-bit: flushed 3 records to CloudWatch"]
     with sandbox.client() as c:
-        deadline = time.monotonic() + 30
-        while (
-            written := c.post(
-                "/api/sandbox/pods/log",
-                json={"cluster": NAME, "pod": pod, "container": "log-shipper", "lines": shipped},
-            )
-        ).status_code == 404 and time.monotonic() < deadline:
-            time.sleep(0.1)  # the operator has not made the pod yet
+        # 404 until the operator has made the pod
+        written = wait_until(
+            lambda: (
+                (
+                    r := c.post(
+                        "/api/sandbox/pods/log",
+                        json={"cluster": NAME, "pod": pod, "container": "log-shipper", "lines": shipped},
+                    )
+                ).status_code
+                != 404
+                and r
+            ),
+            30,
+            reason=f"{pod} was never made",
+        )
         assert written.status_code == 200, written.text
     assert _wait(sandbox, job, ("Succeeded", "Failed"))["status"] == "Succeeded"
     path = f"/api/clusters/{NAME}/jobs/{job}/logs"

@@ -4,11 +4,11 @@ reboot, then replace once the fault survives the reboot, until the node is healt
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 
 import pytest
+
+from tests.sandbox.aws.support import wait_until, wait_until_async
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-ladder"
@@ -37,14 +37,13 @@ def _incidents(sandbox, name: str) -> dict:
 
 
 def _wait_for(sandbox, name: str, node_id: str, done, timeout: float = 90) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        found = [i for i in _incidents(sandbox, name)["items"] if node_id in i["nodes"]]
-        if found and done(found[0]):
-            return found[0]
-        if time.monotonic() > deadline:
-            pytest.fail(f"incident of {node_id} did not get there: {found}")
-        time.sleep(0.2)
+    found: list[dict] = []
+
+    def there() -> dict | None:
+        found[:] = [i for i in _incidents(sandbox, name)["items"] if node_id in i["nodes"]]
+        return found[0] if found and done(found[0]) else None
+
+    return dict(wait_until(there, timeout, reason=lambda: f"incident of {node_id} did not get there: {found}"))
 
 
 def _node_ids(sandbox, name: str) -> list[str]:
@@ -233,12 +232,14 @@ async def test_an_agent_diagnoses_the_node_and_follows_the_suggestion(sandbox, c
                 break
         assert waited["status"] == "SUCCEEDED", waited["summary"]
         # the GPU fault survives a reboot: the ladder now suggests the next rung
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            again = data(await session.call_tool("diagnose_node", {"name": cluster, "nodeId": suspect["nodeId"]}))
-            if again["suggestions"] and again["suggestions"][0]["tool"] == "replace_nodes":
-                break
-            await asyncio.sleep(0.2)
+        last: dict = {}
+
+        async def replace_suggested() -> bool:
+            last.update(data(await session.call_tool("diagnose_node", {"name": cluster, "nodeId": suspect["nodeId"]})))
+            return bool(last["suggestions"]) and last["suggestions"][0]["tool"] == "replace_nodes"
+
+        await wait_until_async(replace_suggested, 90, reason=lambda: f"the ladder did not suggest replacing: {last}")
+        again = last
     assert again["suggestions"][0]["tool"] == "replace_nodes", again
     assert again["suggestions"][0]["arguments"]["acknowledgeDataLoss"] is True
 

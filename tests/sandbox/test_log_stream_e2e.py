@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
 
 pytestmark = pytest.mark.e2e
@@ -17,15 +18,13 @@ PUMP = "launchpod-log-pump"
 
 
 def _running_pod(sandbox, job: str, timeout: float = 90) -> str:
-    deadline = time.monotonic() + timeout
     with sandbox.client("viewer") as c:
-        while time.monotonic() < deadline:
+
+        def running() -> list[str]:
             pods = c.get(f"/api/clusters/{NAME}/jobs/{job}").json().get("pods") or []
-            running = [p["name"] for p in pods if p["phase"] == "Running"]
-            if running:
-                return sorted(running)[0]
-            time.sleep(0.05)
-    raise AssertionError(f"no pod of {job} ran")
+            return sorted(p["name"] for p in pods if p["phase"] == "Running")
+
+        return str(wait_until(running, timeout, reason=f"no pod of {job} ran")[0])
 
 
 def _subscribed(ws, topic: str) -> list[dict]:

@@ -4,12 +4,12 @@ submit a recipe job, follow it with get_job to Succeeded, read its logs, and del
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
 
 from tests.mcp_gateway.support import mcp_session
+from tests.sandbox.aws.support import wait_until_async
 from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 
 pytestmark = pytest.mark.e2e
@@ -51,12 +51,13 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         )
         assert submitted["kind"] == "pytorch" and submitted["budget"]["retriesLeft"] == 2
 
-        deadline = time.monotonic() + 90
-        while (job := _data(await session.call_tool("get_job", {"cluster": NAME, "jobName": "mcp-sft"})))[
-            "status"
-        ] not in ("Succeeded", "Failed"):
-            assert time.monotonic() < deadline, job
-            await asyncio.sleep(0.2)
+        job: dict = {}
+
+        async def ended() -> bool:
+            job.update(_data(await session.call_tool("get_job", {"cluster": NAME, "jobName": "mcp-sft"})))
+            return job["status"] in ("Succeeded", "Failed")
+
+        await wait_until_async(ended, 90, reason=lambda: f"mcp-sft did not end: {job}")
         assert job["status"] == "Succeeded", job
         assert job["pods"] and job["pods"][0]["kubernetesNode"]
 

@@ -8,12 +8,12 @@ and its view links that run through a presigned URL; a server being deleted cann
 from __future__ import annotations
 
 import json
-import time
 import urllib.parse
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.http_support import next_step
 from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 from tests.sandbox.jobs_support import submit as _submit
@@ -33,12 +33,7 @@ def _get(sandbox, path: str = PATH):
 
 
 def _until(check, timeout: float = 90):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.2)
+    return wait_until(check, timeout, reason=f"{check.__name__} did not hold")
 
 
 def test_without_a_server_get_says_how_to_make_one_and_bad_requests_are_refused(sandbox, cluster):

@@ -5,11 +5,10 @@ and a node moved to another cluster's group and back, the same instance."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.http_support import next_step
 
 pytestmark = pytest.mark.e2e
@@ -42,12 +41,13 @@ def _nodes(sandbox, name: str) -> list[dict]:
 
 def _settled(sandbox, name: str) -> list[dict]:
     """The node list once every node is Running and Ready again (after an operation ended)."""
-    deadline = time.monotonic() + 90
-    while True:
-        nodes = _nodes(sandbox, name)
-        if all(n["instanceStatus"] == "Running" and n["ready"] for n in nodes) or time.monotonic() > deadline:
-            return nodes
-        time.sleep(0.2)
+    nodes: list[dict] = []
+
+    def settled() -> list[dict] | None:
+        nodes[:] = _nodes(sandbox, name)
+        return list(nodes) if all(n["instanceStatus"] == "Running" and n["ready"] for n in nodes) else None
+
+    return list(wait_until(settled, 90, reason=lambda: f"nodes not all Running and Ready: {nodes}"))
 
 
 def test_nodes_are_listed_with_their_kubernetes_health_and_gpus(sandbox, cluster):
@@ -97,14 +97,13 @@ def test_a_gpu_pod_shows_on_its_node_with_the_gpus_it_holds(sandbox, cluster):
     }
     apps.create_namespaced_deployment("default", deployment)
     try:
-        deadline = time.monotonic() + 60
-        while not (
-            pods := [
+        pods = wait_until(
+            lambda: [
                 p for p in core.list_namespaced_pod("default", label_selector="app=gpu-probe").items if p.spec.node_name
-            ]
-        ):
-            assert time.monotonic() < deadline, "the GPU pod was never scheduled"
-            time.sleep(0.2)
+            ],
+            60,
+            reason="the GPU pod was never scheduled",
+        )
         [placed] = pods
         node = next(n for n in _nodes(sandbox, cluster) if n["kubernetesNode"] == placed.spec.node_name)
         assert node["gpusAllocated"] == 2 and node["gpusAllocatable"] == 8

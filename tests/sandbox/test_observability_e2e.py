@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
 
 pytestmark = pytest.mark.e2e
@@ -45,13 +45,12 @@ def _set(sandbox, enabled: bool) -> None:
 def _finished_job(sandbox, job: str) -> str:
     """Runs ``job`` to its end and answers its first pod's name."""
     assert submit(sandbox, custom_job(job)).status_code == 200
-    deadline = time.monotonic() + 90
     with sandbox.client("viewer") as c:
-        while True:
-            view = c.get(f"/api/clusters/{NAME}/jobs/{job}").json()
-            if view["status"] in ("Succeeded", "Failed") or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
+        view = wait_until(
+            lambda: (v := c.get(f"/api/clusters/{NAME}/jobs/{job}").json())["status"] in ("Succeeded", "Failed") and v,
+            90,
+            reason=f"{job} did not end",
+        )
     assert view["status"] == "Succeeded", view
     return f"{job}-pods-0"
 
@@ -71,10 +70,7 @@ def _delete_pod(sandbox, pod: str) -> None:
         listed = json.loads(core.list_namespaced_pod("default", _preload_content=False).data)
         return [p["metadata"]["name"] for p in listed["items"]]
 
-    deadline = time.monotonic() + 90
-    while pod in names():
-        assert time.monotonic() < deadline, f"{pod} was not deleted"
-        time.sleep(0.1)
+    wait_until(lambda: pod not in names(), 90, reason=f"{pod} was not deleted")
 
 
 def test_with_observability_off_a_gone_pods_log_is_not_retained(sandbox, cluster):
@@ -160,10 +156,14 @@ def test_a_deleted_jobs_log_stays_readable_from_cloudwatch_and_an_unkept_one_is_
         assert c.delete(f"/api/clusters/{NAME}/jobs/obs-off", params={"confirm": "obs-off"}).status_code == 200
     with sandbox.client("viewer") as c:
         assert c.get(f"/api/clusters/{NAME}/jobs/obs-deleted").status_code == 404
-        deadline = time.monotonic() + 90
-        while (kept := c.get(f"/api/clusters/{NAME}/jobs/obs-deleted/logs", params={"tail": 3})).status_code != 200:
-            assert time.monotonic() < deadline, kept.text  # the job's object goes first, then its pods
-            time.sleep(0.1)
+        # the job's object goes first, then its pods
+        kept = wait_until(
+            lambda: (
+                (r := c.get(f"/api/clusters/{NAME}/jobs/obs-deleted/logs", params={"tail": 3})).status_code == 200 and r
+            ),
+            90,
+            reason="the deleted job's logs were never read back",
+        )
         unkept = c.get(f"/api/clusters/{NAME}/jobs/obs-off/logs")
 
     body = kept.json()

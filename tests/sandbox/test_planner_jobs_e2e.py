@@ -7,11 +7,11 @@ still everything (read back from the API server)."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
 
 pytestmark = pytest.mark.e2e
@@ -69,10 +69,9 @@ def test_a_job_submitted_again_is_refused_naming_it_and_a_dry_run_plans_it_and_s
 def test_a_deleted_job_is_gone_the_second_time_and_a_dry_run_plans_it_and_deletes_nothing(sandbox, cluster):
     if "plan-once" not in _jobs(sandbox):
         assert submit(sandbox, custom_job("plan-once", replicas=2)).status_code == 200
-    deadline = time.monotonic() + 60
-    while len(_pods(sandbox, "plan-once")) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    pods = _pods(sandbox, "plan-once")
+    pods = wait_until(
+        lambda: len(p := _pods(sandbox, "plan-once")) >= 2 and p, 60, reason="plan-once never had its 2 pods"
+    )
     assert len(pods) == 2, pods
     unconfirmed = _dry(sandbox, "DELETE", "/jobs/plan-once", confirm="nope")
     assert unconfirmed.status_code == 422 and unconfirmed.json()["details"][0]["field"] == "query.confirm"

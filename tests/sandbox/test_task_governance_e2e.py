@@ -6,12 +6,12 @@ dry run names the quota and removes nothing; a second delete is NOOP)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.e2e
@@ -48,13 +48,7 @@ def _get(sandbox, path: str) -> Any:
 
 
 def _poll(check, what: str, timeout: float = 60) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
-        time.sleep(0.2)
+    return wait_until(check, timeout, reason=f"{what} did not happen")
 
 
 def _kueue(sandbox, plural: str, namespace: str | None = None) -> list[str]:

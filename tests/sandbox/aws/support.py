@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 ROLE_ARN = "arn:aws:iam::123456789012:role/sandbox-test"
@@ -18,12 +19,13 @@ def wait_until(
     predicate: Callable[[], Any],
     timeout: float = 60.0,
     interval: float | None = None,
-    reason: str = "condition not met",
+    reason: str | Callable[[], str] = "condition not met",
 ) -> Any:
     """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds, saying
-    ``reason``. Without an ``interval`` the polls start 20 ms apart and back off to a quarter of a second:
-    most predicates are REST or Kubernetes reads that cost the sandbox 10 to 30 ms of CPU each, and fifty a
-    second took the CPU the sandbox needed to reach the state waited for."""
+    ``reason`` (a callable is asked at the failure, so it can tell the state last seen). The suite's one wait:
+    every test that waits for the sandbox goes through it. Without an ``interval`` the polls start 20 ms apart
+    and back off to a quarter of a second: most predicates are REST or Kubernetes reads that cost the sandbox
+    10 to 30 ms of CPU each, and fifty a second took the CPU the sandbox needed to reach the state waited for."""
     deadline = time.monotonic() + timeout
     pause = interval if interval is not None else 0.02
     while time.monotonic() < deadline:
@@ -33,7 +35,24 @@ def wait_until(
         time.sleep(pause)
         if interval is None:
             pause = min(pause * 1.5, 0.25)
-    raise AssertionError(f"{reason} within {timeout}s")
+    raise AssertionError(f"{reason() if callable(reason) else reason} within {timeout}s")
+
+
+async def wait_until_async(
+    predicate: Callable[[], Awaitable[Any]],
+    timeout: float = 60.0,
+    reason: str | Callable[[], str] = "condition not met",
+) -> Any:
+    """``wait_until`` for a predicate that must be awaited (an MCP session's tool call), with the same back-off."""
+    deadline = time.monotonic() + timeout
+    pause = 0.02
+    while time.monotonic() < deadline:
+        value = await predicate()
+        if value:
+            return value
+        await asyncio.sleep(pause)
+        pause = min(pause * 1.5, 0.25)
+    raise AssertionError(f"{reason() if callable(reason) else reason} within {timeout}s")
 
 
 def hyperpod_ready_eks(eks: Any, name: str) -> str:

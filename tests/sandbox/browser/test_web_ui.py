@@ -9,12 +9,12 @@ import hashlib
 import json
 import re
 import secrets
-import time
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, cluster_section, operation_succeeded
 from tests.sandbox.browser.selects import pick
 
@@ -156,10 +156,11 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     page.get_by_role("button", name="Set as active").click()
     expect(page.get_by_role("link", name=f"Active cluster: {name}")).to_be_visible()
     # The preference lives in the API, where the user's agents read it too.
-    deadline = time.monotonic() + 60
-    while app.api("GET", "/preferences").json().get("activeCluster") != name and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert app.api("GET", "/preferences").json()["activeCluster"] == name
+    wait_until(
+        lambda: app.api("GET", "/preferences").json().get("activeCluster") == name,
+        60,
+        reason=f"the preferences never named {name} the active cluster",
+    )
     shot(page, "cluster")
 
     page.get_by_role("link", name="Clusters").first.click()

@@ -9,6 +9,7 @@ import time
 import pytest
 from launchpod.domain.dependencies import objects
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.kube.support import one_cluster, only_pod, put
 
 # The ClusterRole Launchpod installed for KubeRay before it took the upstream rules.
@@ -85,13 +86,18 @@ def _deployment(fleet) -> dict:
 
 
 def _crash_looping(fleet, restarts: int) -> dict:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        status = _pod(fleet)["status"]["containerStatuses"][0]
-        if "waiting" in status["state"] and status["restartCount"] >= restarts:
-            return status
-        time.sleep(0.01)
-    raise AssertionError(f"never CrashLoopBackOff with {restarts} restarts: {status}")
+    last: dict = {}
+
+    def looping() -> dict | None:
+        last.update(_pod(fleet)["status"]["containerStatuses"][0])
+        return dict(last) if "waiting" in last["state"] and last["restartCount"] >= restarts else None
+
+    # every 10 ms: the emulator's clock runs fast here, and a restart is a moment
+    return dict(
+        wait_until(
+            looping, 10, interval=0.01, reason=lambda: f"never CrashLoopBackOff with {restarts} restarts: {last}"
+        )
+    )
 
 
 def test_yesterdays_kuberay_install_crash_loops_with_the_operators_own_errors(fleet):
