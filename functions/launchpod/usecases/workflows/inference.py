@@ -72,13 +72,13 @@ def wait_endpoint(doc: WorkflowInput) -> PhaseResult:
                 outputs={"url": url or "", "readyReplicas": real.ready},
                 message=f"{request.endpoint}: {real.ready}/{real.desired} replicas Ready at {url}.",
             )
-    if polls >= endpoints.MAX_POLLS:
+    if endpoints.waited(polls) >= endpoints.GIVE_UP_SECONDS:
         raise PermanentError(
             f"Endpoint {request.endpoint} is still {status} after 15 minutes" + (f": {message}" if message else ".")
         )
     progress = f"{real.ready}/{real.desired} Ready" if real is not None else ""
     return PhaseResult(
         ready=False,
-        wait=endpoints.POLL_SECONDS,
+        wait=endpoints.look_after(polls),
         message=f"{request.endpoint} is {status} {progress}".strip() + (f": {message}" if message else ""),
     )
