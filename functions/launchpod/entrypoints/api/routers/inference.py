@@ -2,7 +2,8 @@
 (straight from the cluster, or from the deploy operation until it applied the objects), invoke (a chat
 completion the API sends to the endpoint's own Service, also at the OpenAI-compatible
 ``.../openai/v1/chat/completions`` and ``.../openai/v1/models``) and a model pool pod's reassignment, both
-planned first (``dryRun``). Each route is parse, one use case (launchpod.usecases.inference), dump."""
+planned first (``dryRun``). Each route is parse, one use case (launchpod.usecases.inference, or
+launchpod.usecases.endpoint_chat for the calls to an endpoint), dump."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from launchpod.contracts.inference import (
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.entrypoints.api.routing import DryRunQuery, answer, input_of, json_response, route
+from launchpod.usecases import endpoint_chat
 from launchpod.usecases import inference as cases
 
 router = APIGatewayRouter()
@@ -79,7 +81,7 @@ def invoke_endpoint(
     body: Annotated[InvokeEndpointRequest, Body()],
     dryRun: DryRunQuery = False,
 ) -> Response[InvokeView | NoopView | PlanView]:
-    return json_response(cases.invoke(name, endpoint, body, dryRun, ports=cases.real()))
+    return json_response(endpoint_chat.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
 
 @route(router, "create_chat_completion")
@@ -89,7 +91,7 @@ def create_chat_completion(
     body: Annotated[ChatCompletionRequest, Body()],
     dryRun: DryRunQuery = False,
 ) -> Response[ChatCompletionView | NoopView | PlanView | str]:  # str: the text/event-stream body
-    result = cases.chat_completion(name, endpoint, body, dryRun, ports=cases.real())
+    result = endpoint_chat.chat_completion(name, endpoint, body, dryRun, ports=cases.real())
     if not body.stream or not isinstance(result, ChatCompletionView):
         return json_response(result)
     # Server-sent events in one buffered response. API Gateway can stream a REST API's Lambda proxy
@@ -98,10 +100,11 @@ def create_chat_completion(
     # Lambda streams a response only from its Node.js runtime or a custom runtime
     # (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html); this Python
     # function returns the whole stream at once, which OpenAI's clients read as they read a live one.
+    include_usage = body.stream_options is not None and body.stream_options.include_usage
     return Response(
         status_code=200,
         content_type="text/event-stream",
-        body=cases.server_sent_events(result, body.stream_options is not None and body.stream_options.include_usage),
+        body=endpoint_chat.server_sent_events(result, include_usage),
         headers={"Cache-Control": "no-cache"},
     )
 
@@ -110,7 +113,7 @@ def create_chat_completion(
 def list_endpoint_models(
     name: Annotated[ClusterName, Path()], endpoint: Annotated[EndpointName, Path()]
 ) -> OpenAIModelListView:
-    return cases.models(name, endpoint, ports=cases.real())
+    return endpoint_chat.models(name, endpoint, ports=cases.real())
 
 
 @route(router, "assign_pod")
