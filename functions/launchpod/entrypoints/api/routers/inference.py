@@ -10,18 +10,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.chat import ChatCompletionRequest, ChatCompletionView, OpenAIModelListView
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.inference import (
     AssignPodRequest,
     AssignPodView,
     CreateEndpointInput,
     CreateEndpointRequest,
     EndpointListView,
-    EndpointName,
     EndpointView,
     InvokeEndpointRequest,
     InvokeView,
@@ -30,7 +28,16 @@ from launchpod.contracts.inference import (
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, answer, input_of, json_response, route
+from launchpod.entrypoints.api.routing import (
+    AtOnce,
+    ClusterPath,
+    DryRunQuery,
+    EndpointPath,
+    answer,
+    input_of,
+    json_response,
+    route,
+)
 from launchpod.usecases import endpoint_chat
 from launchpod.usecases import inference as cases
 
@@ -39,28 +46,28 @@ router = APIGatewayRouter()
 
 @route(router, "create_endpoint")
 def create_endpoint(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     body: Annotated[CreateEndpointRequest, Body()],
     dryRun: DryRunQuery = False,
-) -> Response[OperationAcceptedView | NoopView | PlanView]:
+) -> AtOnce[OperationAcceptedView]:
     request = input_of(CreateEndpointInput, body, name=name)
     return answer(cases.create(request, who=router.context["principal"], ports=cases.real()), dryRun)
 
 
 @route(router, "list_endpoints")
-def list_endpoints(name: Annotated[ClusterName, Path()]) -> EndpointListView:
+def list_endpoints(name: ClusterPath) -> EndpointListView:
     return cases.list_all(name, ports=cases.real())
 
 
 @route(router, "get_endpoint")
-def get_endpoint(name: Annotated[ClusterName, Path()], endpoint: Annotated[EndpointName, Path()]) -> EndpointView:
+def get_endpoint(name: ClusterPath, endpoint: EndpointPath) -> EndpointView:
     return cases.get(name, endpoint, ports=cases.real())
 
 
 @route(router, "scale_endpoint")
 def scale_endpoint(
-    name: Annotated[ClusterName, Path()],
-    endpoint: Annotated[EndpointName, Path()],
+    name: ClusterPath,
+    endpoint: EndpointPath,
     body: Annotated[ScaleEndpointRequest, Body()],
 ) -> Response[OperationAcceptedView | NoopView]:
     request = ScaleEndpointInput(name=name, endpoint=endpoint, replicas=body.replicas)
@@ -68,26 +75,24 @@ def scale_endpoint(
 
 
 @route(router, "delete_endpoint")
-def delete_endpoint(
-    name: Annotated[ClusterName, Path()], endpoint: Annotated[EndpointName, Path()]
-) -> Response[OperationAcceptedView | NoopView]:
+def delete_endpoint(name: ClusterPath, endpoint: EndpointPath) -> Response[OperationAcceptedView | NoopView]:
     return answer(cases.delete(name, endpoint, who=router.context["principal"], ports=cases.real()), False)
 
 
 @route(router, "invoke_endpoint")
 def invoke_endpoint(
-    name: Annotated[ClusterName, Path()],
-    endpoint: Annotated[EndpointName, Path()],
+    name: ClusterPath,
+    endpoint: EndpointPath,
     body: Annotated[InvokeEndpointRequest, Body()],
     dryRun: DryRunQuery = False,
-) -> Response[InvokeView | NoopView | PlanView]:
+) -> AtOnce[InvokeView]:
     return json_response(endpoint_chat.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
 
 @route(router, "create_chat_completion")
 def create_chat_completion(
-    name: Annotated[ClusterName, Path()],
-    endpoint: Annotated[EndpointName, Path()],
+    name: ClusterPath,
+    endpoint: EndpointPath,
     body: Annotated[ChatCompletionRequest, Body()],
     dryRun: DryRunQuery = False,
 ) -> Response[ChatCompletionView | NoopView | PlanView | str]:  # str: the text/event-stream body
@@ -110,17 +115,15 @@ def create_chat_completion(
 
 
 @route(router, "list_endpoint_models")
-def list_endpoint_models(
-    name: Annotated[ClusterName, Path()], endpoint: Annotated[EndpointName, Path()]
-) -> OpenAIModelListView:
+def list_endpoint_models(name: ClusterPath, endpoint: EndpointPath) -> OpenAIModelListView:
     return endpoint_chat.models(name, endpoint, ports=cases.real())
 
 
 @route(router, "assign_pod")
 def assign_pod(
-    name: Annotated[ClusterName, Path()],
-    pool: Annotated[EndpointName, Path()],
+    name: ClusterPath,
+    pool: EndpointPath,
     body: Annotated[AssignPodRequest, Body()],
     dryRun: DryRunQuery = False,
-) -> Response[AssignPodView | NoopView | PlanView]:
+) -> AtOnce[AssignPodView]:
     return json_response(cases.assign(name, pool, body, dryRun, ports=cases.real()))

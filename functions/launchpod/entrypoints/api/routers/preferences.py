@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import AtOnce, DryRunQuery, json_response, route
 from launchpod.usecases import preferences
 
 router = APIGatewayRouter()
@@ -31,6 +28,6 @@ def get_preferences() -> PreferencesView:
 @route(router, "set_preferences")
 def set_preferences(
     request: Annotated[UpdatePreferencesRequest, Body()], dryRun: DryRunQuery = False
-) -> Response[PreferencesView | NoopView | PlanView]:
+) -> AtOnce[PreferencesView]:
     who = router.context["principal"]
     return json_response(preferences.set_active_cluster(who, request.activeCluster, dryRun, ports=preferences.real()))
