@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_type_hints
 
 from aws_lambda_powertools.event_handler import Response, content_types
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 InputT = TypeVar("InputT", bound=BaseModel)
 T = TypeVar("T")
 Applied = TypeVar("Applied", bound=BaseModel)
+Model = TypeVar("Model", bound=BaseModel)
 
 
 def input_of(model: type[InputT], body: BaseModel, **path: Any) -> InputT:
@@ -152,6 +153,7 @@ K8sNamePath = Annotated[K8sName, Path()]  # a job's, space's or storage's name
 NamespaceQuery = Annotated[K8sName, Query()]
 ConfirmQuery = Annotated[str, Query()]  # the name typed again to confirm a delete
 NextTokenQuery = Annotated[str | None, Query(max_length=2048)]
+JsonBody = Annotated[Model, Body()]  # JsonBody[CreateClusterRequest]: the request's JSON body
 
 # The answer of a write applied at once after its plan (proposal.at_once): what the write returns, NOOP, or
 # the plan of a dry run.

@@ -34,10 +34,7 @@ router = APIGatewayRouter()
 
 
 @route(router, "list_clusters")
-def list_clusters(
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    nextToken: NextTokenQuery = None,
-) -> ClusterListView:
+def list_clusters(limit: Annotated[int, Query(ge=1, le=200)] = 50, nextToken: NextTokenQuery = None) -> ClusterListView:
     return clusters.list_clusters(limit, nextToken, ports=clusters.real())
 
 
@@ -57,9 +54,7 @@ def create_cluster(request: CreateClusterRequest, dryRun: DryRunQuery = False) -
 
 @route(router, "delete_cluster")
 def delete_cluster(
-    name: ClusterPath,
-    confirm: ConfirmQuery = "",
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, confirm: ConfirmQuery = "", dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | PlanView]:
     request = DeleteClusterInput(name=name, confirm=confirm)
     return answer(clusters.delete_cluster(request, router.context["principal"], ports=clusters.real()), dryRun)
@@ -67,9 +62,7 @@ def delete_cluster(
 
 @route(router, "delete_hyperpod")
 def delete_hyperpod(
-    name: ClusterPath,
-    confirm: ConfirmQuery = "",
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, confirm: ConfirmQuery = "", dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | PlanView]:
     request = DeleteHyperPodInput(name=name, confirm=confirm)
     return answer(clusters.delete_hyperpod(request, router.context["principal"], ports=clusters.real()), dryRun)

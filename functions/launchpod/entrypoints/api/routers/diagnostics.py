@@ -26,8 +26,7 @@ def diagnose_node(name: ClusterPath, nodeId: Annotated[NodeId, Path()]) -> Diagn
 
 @route(router, "diagnose_cluster_creation")
 def diagnose_cluster_creation(
-    name: ClusterPath,
-    instanceTypes: Annotated[list[HyperPodInstanceType] | None, Query(max_length=10)] = None,
+    name: ClusterPath, instanceTypes: Annotated[list[HyperPodInstanceType] | None, Query(max_length=10)] = None
 ) -> DiagnosisView:
     return diagnostics.cluster_creation(name, instanceTypes, ports=diagnostics.real())
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesRequest
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, answer, route
+from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, answer, route
 from launchpod.usecases import features
 
 router = APIGatewayRouter()
@@ -22,8 +19,6 @@ def list_features(name: ClusterPath) -> FeatureListView:
 
 @route(router, "update_features")
 def update_features(
-    name: ClusterPath,
-    body: Annotated[UpdateFeaturesRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[UpdateFeaturesRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[OperationAcceptedView]:
     return answer(features.update_features(name, body, router.context["principal"], ports=features.real()), dryRun)

@@ -4,13 +4,10 @@ it already is that policy, ``dryRun`` answers the plan) by usecases/incidents.py
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.incidents import IncidentListView, LadderPolicyRequest, LadderPolicyView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
 from launchpod.usecases import incidents
 
 router = APIGatewayRouter()
@@ -23,8 +20,6 @@ def list_incidents(name: ClusterPath) -> IncidentListView:
 
 @route(router, "set_ladder_policy")
 def set_ladder_policy(
-    name: ClusterPath,
-    body: Annotated[LadderPolicyRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[LadderPolicyRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[LadderPolicyView]:
     return json_response(incidents.set_policy(name, body, dryRun, ports=incidents.real()))

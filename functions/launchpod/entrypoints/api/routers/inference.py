@@ -7,10 +7,7 @@ launchpod.usecases.endpoint_chat for the calls to an endpoint), dump."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.chat import ChatCompletionRequest, ChatCompletionView, OpenAIModelListView
@@ -33,6 +30,7 @@ from launchpod.entrypoints.api.routing import (
     ClusterPath,
     DryRunQuery,
     EndpointPath,
+    JsonBody,
     answer,
     input_of,
     json_response,
@@ -46,9 +44,7 @@ router = APIGatewayRouter()
 
 @route(router, "create_endpoint")
 def create_endpoint(
-    name: ClusterPath,
-    body: Annotated[CreateEndpointRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[CreateEndpointRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[OperationAcceptedView]:
     request = input_of(CreateEndpointInput, body, name=name)
     return answer(cases.create(request, who=router.context["principal"], ports=cases.real()), dryRun)
@@ -66,9 +62,7 @@ def get_endpoint(name: ClusterPath, endpoint: EndpointPath) -> EndpointView:
 
 @route(router, "scale_endpoint")
 def scale_endpoint(
-    name: ClusterPath,
-    endpoint: EndpointPath,
-    body: Annotated[ScaleEndpointRequest, Body()],
+    name: ClusterPath, endpoint: EndpointPath, body: JsonBody[ScaleEndpointRequest]
 ) -> Response[OperationAcceptedView | NoopView]:
     request = ScaleEndpointInput(name=name, endpoint=endpoint, replicas=body.replicas)
     return answer(cases.scale(request, who=router.context["principal"], ports=cases.real()), False)
@@ -81,20 +75,14 @@ def delete_endpoint(name: ClusterPath, endpoint: EndpointPath) -> Response[Opera
 
 @route(router, "invoke_endpoint")
 def invoke_endpoint(
-    name: ClusterPath,
-    endpoint: EndpointPath,
-    body: Annotated[InvokeEndpointRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, endpoint: EndpointPath, body: JsonBody[InvokeEndpointRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[InvokeView]:
     return json_response(endpoint_chat.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
 
 @route(router, "create_chat_completion")
 def create_chat_completion(
-    name: ClusterPath,
-    endpoint: EndpointPath,
-    body: Annotated[ChatCompletionRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, endpoint: EndpointPath, body: JsonBody[ChatCompletionRequest], dryRun: DryRunQuery = False
 ) -> Response[ChatCompletionView | NoopView | PlanView | str]:  # str: the text/event-stream body
     result = endpoint_chat.chat_completion(name, endpoint, body, dryRun, ports=cases.real())
     if not body.stream or not isinstance(result, ChatCompletionView):
@@ -121,9 +109,6 @@ def list_endpoint_models(name: ClusterPath, endpoint: EndpointPath) -> OpenAIMod
 
 @route(router, "assign_pod")
 def assign_pod(
-    name: ClusterPath,
-    pool: EndpointPath,
-    body: Annotated[AssignPodRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, pool: EndpointPath, body: JsonBody[AssignPodRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[AssignPodView]:
     return json_response(cases.assign(name, pool, body, dryRun, ports=cases.real()))

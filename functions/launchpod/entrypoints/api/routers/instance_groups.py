@@ -37,9 +37,7 @@ def add_instance_group(
 
 @route(router, "update_instance_group")
 def update_instance_group(
-    name: ClusterPath,
-    group: Annotated[InstanceGroupName, Path()],
-    request: UpdateInstanceGroupRequest,
+    name: ClusterPath, group: Annotated[InstanceGroupName, Path()], request: UpdateInstanceGroupRequest
 ) -> Response[OperationAcceptedView | NoopView]:
     done = instance_groups.update_instance_group(
         name, group, request, router.context["principal"], ports=instance_groups.real()
@@ -49,9 +47,7 @@ def update_instance_group(
 
 @route(router, "delete_instance_group")
 def delete_instance_group(
-    name: ClusterPath,
-    group: Annotated[InstanceGroupName, Path()],
-    confirm: ConfirmQuery = "",
+    name: ClusterPath, group: Annotated[InstanceGroupName, Path()], confirm: ConfirmQuery = ""
 ) -> Response[OperationAcceptedView]:
     operation = instance_groups.delete_instance_group(
         name, group, confirm, router.context["principal"], ports=instance_groups.real()

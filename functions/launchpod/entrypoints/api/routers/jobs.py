@@ -6,23 +6,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import K8sName
-from launchpod.contracts.jobs import (
-    DeleteJobView,
-    JobListView,
-    JobLogsView,
-    JobView,
-    SubmitJobInput,
-    SubmitJobRequest,
-)
+from launchpod.contracts.jobs import DeleteJobView, JobListView, JobLogsView, JobView, SubmitJobInput, SubmitJobRequest
 from launchpod.entrypoints.api.routing import (
     AtOnce,
     ClusterPath,
     ConfirmQuery,
     DryRunQuery,
+    JsonBody,
     K8sNamePath,
     NamespaceQuery,
     input_of,
@@ -35,11 +29,7 @@ router = APIGatewayRouter()
 
 
 @route(router, "submit_job")
-def submit_job(
-    name: ClusterPath,
-    body: Annotated[SubmitJobRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> AtOnce[JobView]:
+def submit_job(name: ClusterPath, body: JsonBody[SubmitJobRequest], dryRun: DryRunQuery = False) -> AtOnce[JobView]:
     return json_response(jobs.submit(input_of(SubmitJobInput, body, name=name), dryRun, ports=jobs.real()))
 
 
@@ -49,11 +39,7 @@ def list_jobs(name: ClusterPath, namespace: Annotated[K8sName | None, Query()] =
 
 
 @route(router, "get_job")
-def get_job(
-    name: ClusterPath,
-    jobName: K8sNamePath,
-    namespace: NamespaceQuery = "default",
-) -> JobView:
+def get_job(name: ClusterPath, jobName: K8sNamePath, namespace: NamespaceQuery = "default") -> JobView:
     return jobs.get(name, jobName, namespace, ports=jobs.real())
 
 

@@ -97,7 +97,6 @@ def get_endpoint_metrics(
 
 @route(router, "list_idle_capacity")
 def list_idle_capacity(
-    name: ClusterPath,
-    thresholdMinutes: Annotated[int, Query(ge=0, le=1440)] = 30,
+    name: ClusterPath, thresholdMinutes: Annotated[int, Query(ge=0, le=1440)] = 30
 ) -> IdleCapacityView:
     return cases.idle_capacity(IdleCapacityInput(name=name, thresholdMinutes=thresholdMinutes), ports=cases.real())

@@ -4,14 +4,11 @@ one use-case call (usecases.mlflow) and dumps its answer."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.mlflow import ConfigureMlflowRequest, MlflowView
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, answer, route
+from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, answer, route
 from launchpod.usecases import mlflow
 
 router = APIGatewayRouter()
@@ -19,9 +16,7 @@ router = APIGatewayRouter()
 
 @route(router, "configure_mlflow")
 def configure_mlflow(
-    name: ClusterPath,
-    body: Annotated[ConfigureMlflowRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[ConfigureMlflowRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[OperationAcceptedView]:
     proposal = mlflow.configure(name, body, router.context["principal"], ports=mlflow.real())
     return answer(proposal, dryRun)

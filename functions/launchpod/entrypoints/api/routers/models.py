@@ -4,22 +4,19 @@ the token never leaves the use case but as a Kubernetes Secret."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.models import DownloadModelInput, DownloadModelRequest, ModelListView
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import ClusterPath, accepted, route
+from launchpod.entrypoints.api.routing import ClusterPath, JsonBody, accepted, route
 from launchpod.usecases import models as cases
 
 router = APIGatewayRouter()
 
 
 @route(router, "download_model")
-def download_model(name: ClusterPath, body: Annotated[DownloadModelRequest, Body()]) -> Response[OperationAcceptedView]:
+def download_model(name: ClusterPath, body: JsonBody[DownloadModelRequest]) -> Response[OperationAcceptedView]:
     request = DownloadModelInput(name=name, **body.model_dump(exclude={"hfToken"}), hfToken=body.hfToken)
     return accepted(cases.download(request, who=router.context["principal"], ports=cases.real()))
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.hyperpod import InstanceGroupName
@@ -26,7 +26,7 @@ from launchpod.contracts.nodes import (
     NodeListView,
 )
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import ClusterPath, accepted, route
+from launchpod.entrypoints.api.routing import ClusterPath, JsonBody, accepted, route
 from launchpod.usecases import node_moves, nodes
 
 router = APIGatewayRouter()
@@ -71,31 +71,25 @@ def list_cluster_events(
 
 
 @route(router, "reboot_nodes")
-def reboot_nodes(name: ClusterPath, body: Annotated[NodeActionRequest, Body()]) -> Response[OperationAcceptedView]:
+def reboot_nodes(name: ClusterPath, body: JsonBody[NodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.reboot(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "replace_nodes")
-def replace_nodes(
-    name: ClusterPath, body: Annotated[DestructiveNodeActionRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def replace_nodes(name: ClusterPath, body: JsonBody[DestructiveNodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.replace(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "delete_nodes")
-def delete_nodes(
-    name: ClusterPath, body: Annotated[DestructiveNodeActionRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def delete_nodes(name: ClusterPath, body: JsonBody[DestructiveNodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.delete(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "start_health_check")
-def start_health_check(
-    name: ClusterPath, body: Annotated[HealthCheckRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def start_health_check(name: ClusterPath, body: JsonBody[HealthCheckRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.health_check(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "move_nodes")
-def move_nodes(name: ClusterPath, body: Annotated[MoveNodesRequest, Body()]) -> Response[OperationAcceptedView]:
+def move_nodes(name: ClusterPath, body: JsonBody[MoveNodesRequest]) -> Response[OperationAcceptedView]:
     return accepted(node_moves.move(name, body, router.context["principal"], ports=node_moves.real()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.notifications import (
@@ -15,7 +15,7 @@ from launchpod.contracts.notifications import (
     RemovedSubscriberView,
     SubscriberRequest,
 )
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
 from launchpod.usecases import notifications
 
 router = APIGatewayRouter()
@@ -28,9 +28,7 @@ def list_subscribers(name: ClusterPath) -> NotificationSettingsView:
 
 @route(router, "add_notification_subscriber")
 def add_subscriber(
-    name: ClusterPath,
-    body: Annotated[SubscriberRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[SubscriberRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[NotificationSettingsView]:
     return json_response(notifications.add_subscriber(name, body, dryRun, ports=notifications.real()))
 
@@ -46,8 +44,6 @@ def remove_subscriber(
 
 @route(router, "send_test_notification")
 def send_test(
-    name: ClusterPath,
-    body: Annotated[NotificationTestRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[NotificationTestRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[NotificationTestView]:
     return json_response(notifications.send_test(name, body, dryRun, ports=notifications.real()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import K8sName
@@ -23,6 +23,7 @@ from launchpod.entrypoints.api.routing import (
     ClusterPath,
     ConfirmQuery,
     DryRunQuery,
+    JsonBody,
     K8sNamePath,
     NamespaceQuery,
     input_of,
@@ -36,9 +37,7 @@ router = APIGatewayRouter()
 
 @route(router, "create_space")
 def create_space(
-    name: ClusterPath,
-    body: Annotated[CreateSpaceRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[CreateSpaceRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[SpaceView]:
     owner = router.context["principal"].subject
     request = input_of(CreateSpaceInput, body, name=name)
@@ -51,11 +50,7 @@ def list_spaces(name: ClusterPath, namespace: Annotated[K8sName | None, Query()]
 
 
 @route(router, "get_space")
-def get_space(
-    name: ClusterPath,
-    spaceName: K8sNamePath,
-    namespace: NamespaceQuery = "default",
-) -> SpaceView:
+def get_space(name: ClusterPath, spaceName: K8sNamePath, namespace: NamespaceQuery = "default") -> SpaceView:
     return spaces.get(name, spaceName, namespace, ports=spaces.real())
 
 
@@ -63,7 +58,7 @@ def get_space(
 def update_space(
     name: ClusterPath,
     spaceName: K8sNamePath,
-    body: Annotated[UpdateSpaceRequest, Body()],
+    body: JsonBody[UpdateSpaceRequest],
     namespace: NamespaceQuery = "default",
     dryRun: DryRunQuery = False,
 ) -> AtOnce[SpaceView]:

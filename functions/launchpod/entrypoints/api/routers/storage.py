@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.operations import OperationAcceptedView
@@ -20,6 +20,7 @@ from launchpod.entrypoints.api.routing import (
     AtOnce,
     ClusterPath,
     DryRunQuery,
+    JsonBody,
     K8sNamePath,
     NextTokenQuery,
     answer,
@@ -35,9 +36,7 @@ router = APIGatewayRouter()
 
 @route(router, "configure_storage")
 def configure_storage(
-    name: ClusterPath,
-    body: Annotated[ConfigureStorageRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[ConfigureStorageRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[OperationAcceptedView]:
     return answer(storage.configure(name, body, router.context["principal"], ports=storage.real()), dryRun)
 
@@ -49,9 +48,7 @@ def list_storage(name: ClusterPath) -> StorageListView:
 
 @route(router, "delete_storage")
 def delete_storage(
-    name: ClusterPath,
-    storageName: K8sNamePath,
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, storageName: K8sNamePath, dryRun: DryRunQuery = False
 ) -> AtOnce[DeleteStorageView]:
     return json_response(storage.delete_storage(name, storageName, dryRun, ports=storage.real()))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.task_governance import (
@@ -19,7 +19,7 @@ from launchpod.contracts.task_governance import (
     TeamName,
     TeamRequest,
 )
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
 from launchpod.usecases import task_governance as cases
 
 router = APIGatewayRouter()
@@ -32,9 +32,7 @@ def get_governance_policy(name: ClusterPath) -> GovernancePolicyView:
 
 @route(router, "set_governance_policy")
 def set_governance_policy(
-    name: ClusterPath,
-    body: Annotated[GovernancePolicyRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, body: JsonBody[GovernancePolicyRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[PolicyAppliedView]:
     return json_response(cases.set_policy(name, body, dryRun, ports=cases.real()))
 
@@ -46,10 +44,7 @@ def list_teams(name: ClusterPath) -> TeamListView:
 
 @route(router, "put_team")
 def put_team(
-    name: ClusterPath,
-    team: Annotated[TeamName, Path()],
-    body: Annotated[TeamRequest, Body()],
-    dryRun: DryRunQuery = False,
+    name: ClusterPath, team: Annotated[TeamName, Path()], body: JsonBody[TeamRequest], dryRun: DryRunQuery = False
 ) -> AtOnce[TeamAppliedView]:
     return json_response(cases.put_team(name, team, body, dryRun, ports=cases.real()))
 
