@@ -20,6 +20,14 @@ FeatureName = Literal[
 ]
 
 
+def _only_when_on(option: str) -> ConfigDict:
+    """The document's statement of a toggle whose ``option`` applies only when it is turned on (the model's
+    validator refuses it with enabled false)."""
+    on = {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}}
+    off = {"title": "Off", "type": "object", "properties": {"enabled": {"const": False}, option: ABSENT}}
+    return ConfigDict(json_schema_extra=rules(oneOf=[on, off]))
+
+
 class TrainingOperatorRequest(Contract):
     enabled: bool = Field(description="install (true) or remove (false) the HyperPod training operator add-on")
 
@@ -43,18 +51,7 @@ class ObservabilityRequest(Contract):
 
 
 class HyperPodObservabilityRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
-                {
-                    "title": "Off",
-                    "type": "object",
-                    "properties": {"enabled": {"const": False}, "grafanaWorkspaceArn": ABSENT},
-                },
-            ]
-        )
-    )
+    model_config = _only_when_on("grafanaWorkspaceArn")
 
     enabled: bool = Field(
         description="install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed"
@@ -74,18 +71,7 @@ class HyperPodObservabilityRequest(Contract):
 
 
 class TieredCheckpointingRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
-                {
-                    "title": "Off",
-                    "type": "object",
-                    "properties": {"enabled": {"const": False}, "memoryPercentage": ABSENT},
-                },
-            ]
-        )
-    )
+    model_config = _only_when_on("memoryPercentage")
 
     enabled: bool = Field(description="turn managed tiered checkpointing on (true) or off (false)")
     memoryPercentage: int | None = Field(
