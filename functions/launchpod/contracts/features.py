@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, rules
 
 FeatureName = Literal[
     "trainingOperator",
@@ -23,9 +23,10 @@ FeatureName = Literal[
 def _only_when_on(option: str) -> ConfigDict:
     """The document's statement of a toggle whose ``option`` applies only when it is turned on (the model's
     validator refuses it with enabled false)."""
-    on = {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}}
-    off = {"title": "Off", "type": "object", "properties": {"enabled": {"const": False}, option: ABSENT}}
-    return ConfigDict(json_schema_extra=rules(oneOf=[on, off]))
+    return one_of(
+        case("On", properties={"enabled": {"const": True}}),
+        case("Off", properties={"enabled": {"const": False}, option: ABSENT}),
+    )
 
 
 class TrainingOperatorRequest(Contract):

@@ -15,7 +15,9 @@ from launchpod.contracts.common import (
     ClusterName,
     Contract,
     K8sName,
+    case,
     no_dot_segments,
+    one_of,
     refused,
     rules,
     without_dot_segments,
@@ -102,22 +104,16 @@ class WorkerSpec(Contract):
 
 
 class KvCacheSpec(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "L2 in redis",
-                    "type": "object",
-                    "required": ["l2", "redisUrl"],
-                    "properties": {"l2": {"const": "redis"}, "redisUrl": {"type": "string"}},
-                },
-                {
-                    "title": "No L2, or HyperPod managed tiered storage",
-                    "type": "object",
-                    "properties": {"l2": {"enum": ["tieredstorage", None]}, "redisUrl": ABSENT},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "L2 in redis",
+            required=["l2", "redisUrl"],
+            properties={"l2": {"const": "redis"}, "redisUrl": {"type": "string"}},
+        ),
+        case(
+            "No L2, or HyperPod managed tiered storage",
+            properties={"l2": {"enum": ["tieredstorage", None]}, "redisUrl": ABSENT},
+        ),
     )
 
     l1: bool = Field(default=True, description="L1: KV cache offloaded to the node's CPU memory")
@@ -326,12 +322,8 @@ def _repository(image: str) -> str:
 def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
     """The branch of CreateEndpointRequest's oneOf for one kind: that section and no other."""
     others = {k: ABSENT for k in ("managed", "jumpstart", "container") if k != kind}
-    return {
-        "title": f"kind {kind}",
-        "type": "object",
-        "required": ["kind", kind],
-        "properties": {"kind": {"const": kind}, kind: section or {"type": "object"}, **others},
-    }
+    properties = {"kind": {"const": kind}, kind: section or {"type": "object"}, **others}
+    return case(f"kind {kind}", required=["kind", kind], properties=properties)
 
 
 # a container endpoint runs on GPU nodes: whole GPUs or partitions of them
@@ -344,14 +336,10 @@ _ON_GPUS = {
 
 
 class CreateEndpointRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                _kind("managed"),
-                _kind("jumpstart"),
-                _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
-            ]
-        )
+    model_config = one_of(
+        _kind("managed"),
+        _kind("jumpstart"),
+        _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
     )
 
     endpoint: EndpointName
