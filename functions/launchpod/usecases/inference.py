@@ -137,23 +137,22 @@ def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None
     if (request.kind == "container" and not keda) or features.inference_enabled(ports.addons.addons(request.name)):
         return
     if keda:
-        raise Conflict(
+        field, rule = "body.container.autoscaling", "keda_installed"
+        message = (
             f"Container autoscaling is a KEDA ScaledObject, and KEDA comes with the HyperPod inference operator, "
             f"which is not enabled on {request.name}. Turn on the inference operator in the cluster's features, or"
-            " deploy without autoscaling.",
-            details=[
-                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"},
-                _enable_inference(request.name),
-            ],
+            " deploy without autoscaling."
+        )
+    else:
+        field, rule = "body.kind", "inference_operator_enabled"
+        message = (
+            f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
+            f"{request.name}. Turn on the inference operator in the cluster's features and send the request again,"
+            " or deploy kind container."
         )
     raise Conflict(
-        f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
-        f"{request.name}. Turn on the inference operator in the cluster's features and send the request again, or"
-        " deploy kind container.",
-        details=[
-            {"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"},
-            _enable_inference(request.name),
-        ],
+        message,
+        details=[{"field": field, "rule": rule, "message": "inference operator"}, _enable_inference(request.name)],
     )
 
 
