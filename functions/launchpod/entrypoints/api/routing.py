@@ -155,9 +155,9 @@ ConfirmQuery = Annotated[str, Query()]  # the name typed again to confirm a dele
 NextTokenQuery = Annotated[str | None, Query(max_length=2048)]
 JsonBody = Annotated[Model, Body()]  # JsonBody[CreateClusterRequest]: the request's JSON body
 
-# The answer of a write applied at once after its plan (proposal.at_once): what the write returns, NOOP, or
-# the plan of a dry run.
-AtOnce = Response[Applied | NoopView | PlanView]
+# The answer of a planned write (``planned``, proposal.at_once): what the write returns or the operation it
+# started, NOOP, or the plan of a dry run.
+Planned = Response[Applied | NoopView | PlanView]
 
 
 def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:

@@ -20,11 +20,11 @@ from launchpod.contracts.clusters import (
 from launchpod.contracts.operations import OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.entrypoints.api.routing import (
-    AtOnce,
     ClusterPath,
     ConfirmQuery,
     DryRunQuery,
     NextTokenQuery,
+    Planned,
     answer,
     route,
 )
@@ -44,7 +44,7 @@ def get_cluster(name: ClusterPath) -> ClusterView:
 
 
 @route(router, "create_cluster")
-def create_cluster(request: CreateClusterRequest, dryRun: DryRunQuery = False) -> AtOnce[OperationAcceptedView]:
+def create_cluster(request: CreateClusterRequest, dryRun: DryRunQuery = False) -> Planned[OperationAcceptedView]:
     who = router.context["principal"]
     proposal = provisioning.create_cluster(request, who, ports=provisioning.real())
     headers = router.current_event.headers
@@ -69,5 +69,5 @@ def delete_hyperpod(
 
 
 @route(router, "import_cluster")
-def import_cluster(request: ImportClusterRequest, dryRun: DryRunQuery = False) -> AtOnce[OperationAcceptedView]:
+def import_cluster(request: ImportClusterRequest, dryRun: DryRunQuery = False) -> Planned[OperationAcceptedView]:
     return answer(clusters.import_cluster(request, router.context["principal"], ports=clusters.real()), dryRun)

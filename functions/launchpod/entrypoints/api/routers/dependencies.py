@@ -14,7 +14,7 @@ from launchpod.contracts.dependencies import (
     ReconcileDependenciesRequest,
 )
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, answer, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, Planned, answer, route
 from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
@@ -30,7 +30,7 @@ def reconcile_dependencies(
     name: ClusterPath,
     body: Annotated[ReconcileDependenciesRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
     proposal = provisioning.reconcile_dependencies(request, router.context["principal"], ports=provisioning.real())
     return answer(proposal, dryRun)

@@ -6,7 +6,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesRequest
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, answer, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, answer, route
 from launchpod.usecases import features
 
 router = APIGatewayRouter()
@@ -20,5 +20,5 @@ def list_features(name: ClusterPath) -> FeatureListView:
 @route(router, "update_features")
 def update_features(
     name: ClusterPath, body: JsonBody[UpdateFeaturesRequest], dryRun: DryRunQuery = False
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     return answer(features.update_features(name, body, router.context["principal"], ports=features.real()), dryRun)

@@ -14,21 +14,21 @@ from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput, UpdateSoftwareRequest
 from launchpod.contracts.operations import OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, answer, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, Planned, answer, route
 from launchpod.usecases import hyperpod
 
 router = APIGatewayRouter()
 
 
 @route(router, "provision_cluster")
-def provision_cluster(request: ProvisionClusterRequest, dryRun: DryRunQuery = False) -> AtOnce[OperationAcceptedView]:
+def provision_cluster(request: ProvisionClusterRequest, dryRun: DryRunQuery = False) -> Planned[OperationAcceptedView]:
     return answer(hyperpod.provision_cluster(request, router.context["principal"], ports=hyperpod.real()), dryRun)
 
 
 @route(router, "create_hyperpod")
 def create_hyperpod(
     name: ClusterPath, request: CreateHyperPodRequest, dryRun: DryRunQuery = False
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     proposal = hyperpod.create_hyperpod(name, request, router.context["principal"], ports=hyperpod.real())
     return answer(proposal, dryRun)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.incidents import IncidentListView, LadderPolicyRequest, LadderPolicyView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import incidents
 
 router = APIGatewayRouter()
@@ -21,5 +21,5 @@ def list_incidents(name: ClusterPath) -> IncidentListView:
 @route(router, "set_ladder_policy")
 def set_ladder_policy(
     name: ClusterPath, body: JsonBody[LadderPolicyRequest], dryRun: DryRunQuery = False
-) -> AtOnce[LadderPolicyView]:
+) -> Planned[LadderPolicyView]:
     return json_response(incidents.set_policy(name, body, dryRun, ports=incidents.real()))

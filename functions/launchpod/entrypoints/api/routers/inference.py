@@ -26,11 +26,11 @@ from launchpod.contracts.inference import (
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.entrypoints.api.routing import (
-    AtOnce,
     ClusterPath,
     DryRunQuery,
     EndpointPath,
     JsonBody,
+    Planned,
     answer,
     input_of,
     json_response,
@@ -45,7 +45,7 @@ router = APIGatewayRouter()
 @route(router, "create_endpoint")
 def create_endpoint(
     name: ClusterPath, body: JsonBody[CreateEndpointRequest], dryRun: DryRunQuery = False
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     request = input_of(CreateEndpointInput, body, name=name)
     return answer(cases.create(request, who=router.context["principal"], ports=cases.real()), dryRun)
 
@@ -76,7 +76,7 @@ def delete_endpoint(name: ClusterPath, endpoint: EndpointPath) -> Response[Opera
 @route(router, "invoke_endpoint")
 def invoke_endpoint(
     name: ClusterPath, endpoint: EndpointPath, body: JsonBody[InvokeEndpointRequest], dryRun: DryRunQuery = False
-) -> AtOnce[InvokeView]:
+) -> Planned[InvokeView]:
     return json_response(endpoint_chat.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
 
@@ -110,5 +110,5 @@ def list_endpoint_models(name: ClusterPath, endpoint: EndpointPath) -> OpenAIMod
 @route(router, "assign_pod")
 def assign_pod(
     name: ClusterPath, pool: EndpointPath, body: JsonBody[AssignPodRequest], dryRun: DryRunQuery = False
-) -> AtOnce[AssignPodView]:
+) -> Planned[AssignPodView]:
     return json_response(cases.assign(name, pool, body, dryRun, ports=cases.real()))

@@ -12,13 +12,13 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.contracts.common import K8sName
 from launchpod.contracts.jobs import DeleteJobView, JobListView, JobLogsView, JobView, SubmitJobInput, SubmitJobRequest
 from launchpod.entrypoints.api.routing import (
-    AtOnce,
     ClusterPath,
     ConfirmQuery,
     DryRunQuery,
     JsonBody,
     K8sNamePath,
     NamespaceQuery,
+    Planned,
     input_of,
     json_response,
     route,
@@ -29,7 +29,7 @@ router = APIGatewayRouter()
 
 
 @route(router, "submit_job")
-def submit_job(name: ClusterPath, body: JsonBody[SubmitJobRequest], dryRun: DryRunQuery = False) -> AtOnce[JobView]:
+def submit_job(name: ClusterPath, body: JsonBody[SubmitJobRequest], dryRun: DryRunQuery = False) -> Planned[JobView]:
     return json_response(jobs.submit(input_of(SubmitJobInput, body, name=name), dryRun, ports=jobs.real()))
 
 
@@ -50,7 +50,7 @@ def delete_job(
     namespace: NamespaceQuery = "default",
     confirm: ConfirmQuery = "",
     dryRun: DryRunQuery = False,
-) -> AtOnce[DeleteJobView]:
+) -> Planned[DeleteJobView]:
     return json_response(jobs.delete(name, jobName, namespace, confirm, dryRun, ports=jobs.real()))
 
 

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.mlflow import ConfigureMlflowRequest, MlflowView
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, answer, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, answer, route
 from launchpod.usecases import mlflow
 
 router = APIGatewayRouter()
@@ -17,7 +17,7 @@ router = APIGatewayRouter()
 @route(router, "configure_mlflow")
 def configure_mlflow(
     name: ClusterPath, body: JsonBody[ConfigureMlflowRequest], dryRun: DryRunQuery = False
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     proposal = mlflow.configure(name, body, router.context["principal"], ports=mlflow.real())
     return answer(proposal, dryRun)
 

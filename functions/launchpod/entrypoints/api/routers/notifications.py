@@ -15,7 +15,7 @@ from launchpod.contracts.notifications import (
     RemovedSubscriberView,
     SubscriberRequest,
 )
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import notifications
 
 router = APIGatewayRouter()
@@ -29,7 +29,7 @@ def list_subscribers(name: ClusterPath) -> NotificationSettingsView:
 @route(router, "add_notification_subscriber")
 def add_subscriber(
     name: ClusterPath, body: JsonBody[SubscriberRequest], dryRun: DryRunQuery = False
-) -> AtOnce[NotificationSettingsView]:
+) -> Planned[NotificationSettingsView]:
     return json_response(notifications.add_subscriber(name, body, dryRun, ports=notifications.real()))
 
 
@@ -38,12 +38,12 @@ def remove_subscriber(
     name: ClusterPath,
     subscriberId: Annotated[str, Path(pattern=r"^[a-f0-9]+$", max_length=64)],
     dryRun: DryRunQuery = False,
-) -> AtOnce[RemovedSubscriberView]:
+) -> Planned[RemovedSubscriberView]:
     return json_response(notifications.remove_subscriber(name, subscriberId, dryRun, ports=notifications.real()))
 
 
 @route(router, "send_test_notification")
 def send_test(
     name: ClusterPath, body: JsonBody[NotificationTestRequest], dryRun: DryRunQuery = False
-) -> AtOnce[NotificationTestView]:
+) -> Planned[NotificationTestView]:
     return json_response(notifications.send_test(name, body, dryRun, ports=notifications.real()))

@@ -17,7 +17,7 @@ from launchpod.contracts.operations import (
     OperationStatus,
     OperationView,
 )
-from launchpod.entrypoints.api.routing import AtOnce, DryRunQuery, NextTokenQuery, accepted, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, NextTokenQuery, Planned, accepted, json_response, route
 from launchpod.usecases import operations
 
 router = APIGatewayRouter()
@@ -51,7 +51,7 @@ def cancel_operation(
     operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
-) -> AtOnce[OperationView]:
+) -> Planned[OperationView]:
     reason = body.reason if body else None
     who = router.context["principal"]
     return json_response(operations.cancel(operationId, who, reason, dryRun, ports=operations.real()))

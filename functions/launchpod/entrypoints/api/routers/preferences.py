@@ -6,7 +6,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
-from launchpod.entrypoints.api.routing import AtOnce, DryRunQuery, JsonBody, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import preferences
 
 router = APIGatewayRouter()
@@ -25,6 +25,6 @@ def get_preferences() -> PreferencesView:
 @route(router, "set_preferences")
 def set_preferences(
     request: JsonBody[UpdatePreferencesRequest], dryRun: DryRunQuery = False
-) -> AtOnce[PreferencesView]:
+) -> Planned[PreferencesView]:
     who = router.context["principal"]
     return json_response(preferences.set_active_cluster(who, request.activeCluster, dryRun, ports=preferences.real()))

@@ -19,13 +19,13 @@ from launchpod.contracts.spaces import (
     UpdateSpaceRequest,
 )
 from launchpod.entrypoints.api.routing import (
-    AtOnce,
     ClusterPath,
     ConfirmQuery,
     DryRunQuery,
     JsonBody,
     K8sNamePath,
     NamespaceQuery,
+    Planned,
     input_of,
     json_response,
     route,
@@ -38,7 +38,7 @@ router = APIGatewayRouter()
 @route(router, "create_space")
 def create_space(
     name: ClusterPath, body: JsonBody[CreateSpaceRequest], dryRun: DryRunQuery = False
-) -> AtOnce[SpaceView]:
+) -> Planned[SpaceView]:
     owner = router.context["principal"].subject
     request = input_of(CreateSpaceInput, body, name=name)
     return json_response(spaces.create(request, owner, dryRun, ports=spaces.real()))
@@ -61,7 +61,7 @@ def update_space(
     body: JsonBody[UpdateSpaceRequest],
     namespace: NamespaceQuery = "default",
     dryRun: DryRunQuery = False,
-) -> AtOnce[SpaceView]:
+) -> Planned[SpaceView]:
     request = input_of(UpdateSpaceInput, body, name=name, spaceName=spaceName, namespace=namespace)
     return json_response(spaces.update(request, dryRun, ports=spaces.real()))
 
@@ -73,5 +73,5 @@ def delete_space(
     namespace: NamespaceQuery = "default",
     confirm: ConfirmQuery = "",
     dryRun: DryRunQuery = False,
-) -> AtOnce[DeleteSpaceView]:
+) -> Planned[DeleteSpaceView]:
     return json_response(spaces.delete(name, spaceName, namespace, confirm, dryRun, ports=spaces.real()))

@@ -17,12 +17,12 @@ from launchpod.contracts.storage import (
     StorageObjectListView,
 )
 from launchpod.entrypoints.api.routing import (
-    AtOnce,
     ClusterPath,
     DryRunQuery,
     JsonBody,
     K8sNamePath,
     NextTokenQuery,
+    Planned,
     answer,
     json_response,
     older_spelling,
@@ -37,7 +37,7 @@ router = APIGatewayRouter()
 @route(router, "configure_storage")
 def configure_storage(
     name: ClusterPath, body: JsonBody[ConfigureStorageRequest], dryRun: DryRunQuery = False
-) -> AtOnce[OperationAcceptedView]:
+) -> Planned[OperationAcceptedView]:
     return answer(storage.configure(name, body, router.context["principal"], ports=storage.real()), dryRun)
 
 
@@ -49,7 +49,7 @@ def list_storage(name: ClusterPath) -> StorageListView:
 @route(router, "delete_storage")
 def delete_storage(
     name: ClusterPath, storageName: K8sNamePath, dryRun: DryRunQuery = False
-) -> AtOnce[DeleteStorageView]:
+) -> Planned[DeleteStorageView]:
     return json_response(storage.delete_storage(name, storageName, dryRun, ports=storage.real()))
 
 

@@ -19,7 +19,7 @@ from launchpod.contracts.task_governance import (
     TeamName,
     TeamRequest,
 )
-from launchpod.entrypoints.api.routing import AtOnce, ClusterPath, DryRunQuery, JsonBody, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import task_governance as cases
 
 router = APIGatewayRouter()
@@ -33,7 +33,7 @@ def get_governance_policy(name: ClusterPath) -> GovernancePolicyView:
 @route(router, "set_governance_policy")
 def set_governance_policy(
     name: ClusterPath, body: JsonBody[GovernancePolicyRequest], dryRun: DryRunQuery = False
-) -> AtOnce[PolicyAppliedView]:
+) -> Planned[PolicyAppliedView]:
     return json_response(cases.set_policy(name, body, dryRun, ports=cases.real()))
 
 
@@ -45,7 +45,7 @@ def list_teams(name: ClusterPath) -> TeamListView:
 @route(router, "put_team")
 def put_team(
     name: ClusterPath, team: Annotated[TeamName, Path()], body: JsonBody[TeamRequest], dryRun: DryRunQuery = False
-) -> AtOnce[TeamAppliedView]:
+) -> Planned[TeamAppliedView]:
     return json_response(cases.put_team(name, team, body, dryRun, ports=cases.real()))
 
 
@@ -55,5 +55,5 @@ def delete_team(
     team: Annotated[TeamName, Path()],
     confirm: Annotated[str, Query(max_length=64)] = "",
     dryRun: DryRunQuery = False,
-) -> AtOnce[DeleteTeamView]:
+) -> Planned[DeleteTeamView]:
     return json_response(cases.delete_team(name, team, confirm, dryRun, ports=cases.real()))

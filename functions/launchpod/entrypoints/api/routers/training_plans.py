@@ -22,7 +22,7 @@ from launchpod.contracts.training_plans import (
     TrainingPlanName,
     TrainingPlanView,
 )
-from launchpod.entrypoints.api.routing import AtOnce, DryRunQuery, JsonBody, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import training_plans as cases
 
 router = APIGatewayRouter()
@@ -51,7 +51,7 @@ def search_training_plan_offerings(
 
 
 @route(router, "buy_training_plan")
-def buy_training_plan(body: JsonBody[BuyTrainingPlanRequest], dryRun: DryRunQuery = False) -> AtOnce[TrainingPlanView]:
+def buy_training_plan(body: JsonBody[BuyTrainingPlanRequest], dryRun: DryRunQuery = False) -> Planned[TrainingPlanView]:
     return json_response(cases.buy(body, dryRun, ports=cases.real()))
 
 
@@ -73,5 +73,5 @@ def search_training_plan_extensions(plan: Annotated[TrainingPlanName, Path()]) -
 @route(router, "extend_training_plan")
 def extend_training_plan(
     plan: Annotated[TrainingPlanName, Path()], body: JsonBody[ExtendTrainingPlanRequest], dryRun: DryRunQuery = False
-) -> AtOnce[TrainingPlanView]:
+) -> Planned[TrainingPlanView]:
     return json_response(cases.extend(plan, body, dryRun, ports=cases.real()))
