@@ -35,6 +35,11 @@ class RestError(Exception):
     retry_after: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, status: int, code: ErrorCode, message: str, details: list[ErrorDetail] | None = None) -> RestError:
+        """An error the gateway answers itself, in the API's envelope."""
+        return cls(status, ErrorView(code=code, message=message, details=details or []))
+
     def __str__(self) -> str:
         return self.text()
 
@@ -60,12 +65,8 @@ class RestError(Exception):
 
 
 def unauthenticated(how: str) -> RestError:
-    return RestError(
-        401,
-        ErrorView(
-            code=ErrorCode.UNAUTHORIZED,
-            message=f"No bearer token: Launchpod refuses every call without one. {how}",
-        ),
+    return RestError.of(
+        401, ErrorCode.UNAUTHORIZED, f"No bearer token: Launchpod refuses every call without one. {how}"
     )
 
 
@@ -125,13 +126,11 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
         path = path.replace("{" + name + "}", quote(str(value), safe=""))
     if missing:
         # The URL cannot even be built; answer in the API's own shape instead of calling a wrong path.
-        raise RestError(
+        raise RestError.of(
             422,
-            ErrorView(
-                code=ErrorCode.VALIDATION_FAILED,
-                message=f"{', '.join(missing)} is required",
-                details=[ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing],
-            ),
+            ErrorCode.VALIDATION_FAILED,
+            f"{', '.join(missing)} is required",
+            [ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing],
         )
     if entry.method.upper() in BODY_METHODS:
         query = {k: _query_value(rest.pop(k)) for k in entry.query if rest.get(k) is not None}
@@ -180,23 +179,18 @@ class RestClient:
                     request.method, request.path, params=request.params, json=request.json, headers=headers
                 )
             except httpx.TimeoutException as exc:
-                raise RestError(
+                raise RestError.of(
                     504,
-                    ErrorView(
-                        code=ErrorCode.UPSTREAM_TIMEOUT,
-                        message=f"The Launchpod API at {self.base_url} did not answer in"
-                        f" {self._timeout:.0f} s; try again, and for a mutation check list_operations first"
-                        " so it is not repeated.",
-                    ),
+                    ErrorCode.UPSTREAM_TIMEOUT,
+                    f"The Launchpod API at {self.base_url} did not answer in {self._timeout:.0f} s; try again, and"
+                    " for a mutation check list_operations first so it is not repeated.",
                 ) from exc
             except httpx.HTTPError as exc:
-                raise RestError(
+                raise RestError.of(
                     503,
-                    ErrorView(
-                        code=ErrorCode.UPSTREAM_UNAVAILABLE,
-                        message=f"The Launchpod API at {self.base_url} is unreachable"
-                        f" ({exc.__class__.__name__}: {exc}); check the API URL it was given.",
-                    ),
+                    ErrorCode.UPSTREAM_UNAVAILABLE,
+                    f"The Launchpod API at {self.base_url} is unreachable ({exc.__class__.__name__}: {exc}); check"
+                    " the API URL it was given.",
                 ) from exc
         if response.is_success:
             if response.status_code == 204 or not response.content:
@@ -204,12 +198,8 @@ class RestClient:
             try:
                 body = response.json()
             except ValueError as exc:
-                raise RestError(
-                    502,
-                    ErrorView(
-                        code=ErrorCode.UPSTREAM_NOT_JSON,
-                        message=f"The API answered {response.status_code} without JSON.",
-                    ),
+                raise RestError.of(
+                    502, ErrorCode.UPSTREAM_NOT_JSON, f"The API answered {response.status_code} without JSON."
                 ) from exc
             return body if isinstance(body, dict) else {"items": body}
         raise RestError(response.status_code, _envelope_from(response), response.headers.get("Retry-After"))

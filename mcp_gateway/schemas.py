@@ -118,13 +118,11 @@ def to_rest(entry: CatalogEntry, arguments: dict[str, Any]) -> dict[str, Any]:
     rest = dict(arguments)
     cluster = rest.pop(CLUSTER)
     if rest.get(field) not in (None, cluster):
-        raise RestError(
+        raise RestError.of(
             422,
-            ErrorView(
-                code=ErrorCode.VALIDATION_FAILED,
-                message=f"{CLUSTER} and {field} name different clusters; give the cluster once, as {CLUSTER}.",
-                details=[ErrorDetail(field=CLUSTER, rule="conflict", message=f"give {CLUSTER} only")],
-            ),
+            ErrorCode.VALIDATION_FAILED,
+            f"{CLUSTER} and {field} name different clusters; give the cluster once, as {CLUSTER}.",
+            [ErrorDetail(field=CLUSTER, rule="conflict", message=f"give {CLUSTER} only")],
         )
     rest[field] = cluster
     return rest

@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
 from launchpod.contracts.common import Contract, OperationId, Role
-from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
+from launchpod.contracts.errors import ErrorCode, ErrorDetail
 from launchpod.contracts.operations import OperationStatus, OperationView
 from mcp import types
 from pydantic import Field, ValidationError
@@ -148,7 +148,7 @@ def failed(error: RestError) -> types.CallToolResult:
 
 def invalid(message: str) -> RestError:
     """A 422 for an input the gateway itself owns, in the API's envelope."""
-    return RestError(422, ErrorView(code=ErrorCode.VALIDATION_FAILED, message=message))
+    return RestError.of(422, ErrorCode.VALIDATION_FAILED, message)
 
 
 def _local_validation_error(exc: ValidationError) -> RestError:
@@ -157,9 +157,7 @@ def _local_validation_error(exc: ValidationError) -> RestError:
         ErrorDetail(field=".".join(str(p) for p in err["loc"]) or None, rule=err["type"], message=err["msg"])
         for err in exc.errors()
     ]
-    return RestError(
-        422, ErrorView(code=ErrorCode.VALIDATION_FAILED, message="The request is not valid", details=details)
-    )
+    return RestError.of(422, ErrorCode.VALIDATION_FAILED, "The request is not valid", details)
 
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -191,12 +189,7 @@ class ToolRunner:
                 return ok(await self.wait(arguments, progress))
             entry = self.entries.get(name)
             if entry is None:
-                raise RestError(
-                    404,
-                    ErrorView(
-                        code=ErrorCode.UNKNOWN_TOOL, message=f"No tool named {name}; call tools/list for the tools."
-                    ),
-                )
+                raise RestError.of(404, ErrorCode.UNKNOWN_TOOL, f"No tool named {name}; call tools/list for the tools.")
         except RestError as exc:
             return failed(exc)
         try:

@@ -18,6 +18,7 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
+from launchpod.usecases import endpoint_chat
 from launchpod.usecases import inference as cases
 
 from tests.fakes.eks import Eks
@@ -223,10 +224,10 @@ def test_invoke_waits_for_the_router_and_then_sends_the_chat_to_the_endpoint_s_o
     ports = _ports(found=[routed], answer=answer)
     chat = InvokeEndpointRequest(messages=[{"role": "user", "content": "hello"}], maxTokens=8)
     with pytest.raises(Conflict, match="sg-a is Deploying: waiting for the SGLang router"):
-        cases.invoke("c1", "sg-a", chat, ports=ports)
+        endpoint_chat.invoke("c1", "sg-a", chat, ports=ports)
     assert ports.endpoints.chats == []
     routed.pods.append(_ready_pod("sg-a-router-0", {manifests.ROLE_LABEL: "router"}))
-    view = cases.invoke("c1", "sg-a", chat, ports=ports)
+    view = endpoint_chat.invoke("c1", "sg-a", chat, ports=ports)
     assert (view.content, view.model) == ("hi", "m")
     assert ports.endpoints.chats == [{"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}]
 
@@ -237,9 +238,9 @@ def test_an_invoke_dry_run_checks_the_endpoint_serves_and_names_where_it_would_s
     ports = _ports(found=[routed])
     chat = InvokeEndpointRequest(messages=[{"role": "user", "content": "hello"}], maxTokens=8)
     with pytest.raises(Conflict, match="sg-a is Deploying: waiting for the SGLang router"):
-        cases.invoke("c1", "sg-a", chat, True, ports=ports)
+        endpoint_chat.invoke("c1", "sg-a", chat, True, ports=ports)
     routed.pods.append(router)
-    planned = cases.invoke("c1", "sg-a", chat, True, ports=ports)
+    planned = endpoint_chat.invoke("c1", "sg-a", chat, True, ports=ports)
     assert isinstance(planned, PlanView)
     ((step,),) = [planned.steps]
     assert step.action == "send"
@@ -370,12 +371,12 @@ def test_an_openai_chat_completion_sends_openai_s_sampling_fields_and_answers_op
             "parallel_tool_calls": False,
         }
     )
-    view = cases.chat_completion("c1", "sg-a", request, ports=ports)
+    view = endpoint_chat.chat_completion("c1", "sg-a", request, ports=ports)
     assert (view.id, view.model, view.choices[0].message.content) == ("chatcmpl-1", "m", "hi")
     assert ports.endpoints.chats == [
         {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8, "top_p": 0.5, "stop": ["\n"]}
     ]
-    planned = cases.chat_completion("c1", "sg-a", request, True, ports=ports)
+    planned = endpoint_chat.chat_completion("c1", "sg-a", request, True, ports=ports)
     assert isinstance(planned, PlanView) and "at most 8 tokens" in planned.steps[0].reason
     assert len(ports.endpoints.chats) == 1
 
@@ -386,9 +387,9 @@ def test_an_openai_chat_completion_waits_for_a_serving_endpoint_and_refuses_two_
     ports = _ports(found=[routed])
     request = ChatCompletionRequest(messages=[{"role": "user", "content": "hello"}], max_tokens=8)
     with pytest.raises(Conflict, match="sg-a is Deploying"):
-        cases.chat_completion("c1", "sg-a", request, ports=ports)
+        endpoint_chat.chat_completion("c1", "sg-a", request, ports=ports)
     with pytest.raises(NotFound):
-        cases.chat_completion("c1", "nope", request, ports=ports)
+        endpoint_chat.chat_completion("c1", "nope", request, ports=ports)
     assert ports.endpoints.chats == []
     with pytest.raises(ValueError, match="not both with different values"):
         ChatCompletionRequest(messages=[{"role": "user", "content": "x"}], max_tokens=8, max_completion_tokens=9)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Self
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract, refused, rules
+from launchpod.contracts.common import ClusterName, Contract, case, one_of, refused
 from launchpod.contracts.hyperpod import InstanceGroupName
 from launchpod.contracts.naming import renamed
 
@@ -15,23 +15,18 @@ class AutoscalingRequest(Contract):
     """Enable or disable HyperPod-managed Karpenter. It scales HyperPod instance groups only (never plain EC2
     or EKS node groups): a Pending pod a managed group fits brings a node; idle nodes go, back to zero."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "Enable, naming the groups",
-                    "type": "object",
-                    # instanceGroups, or its older spelling (launchpod.contracts.naming)
-                    "anyOf": [{"required": ["instanceGroups"]}, {"required": ["groups"]}],
-                    "properties": {
-                        "enabled": {"const": True},
-                        "instanceGroups": {"minItems": 1},
-                        "groups": {"minItems": 1},
-                    },
-                },
-                {"title": "Disable", "type": "object", "properties": {"enabled": {"const": False}}},
-            ]
-        )
+    model_config = one_of(
+        case(
+            "Enable, naming the groups",
+            # instanceGroups, or its older spelling (launchpod.contracts.naming)
+            anyOf=[{"required": ["instanceGroups"]}, {"required": ["groups"]}],
+            properties={
+                "enabled": {"const": True},
+                "instanceGroups": {"minItems": 1},
+                "groups": {"minItems": 1},
+            },
+        ),
+        case("Disable", properties={"enabled": {"const": False}}),
     )
 
     enabled: bool

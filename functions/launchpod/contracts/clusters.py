@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from launchpod.contracts.common import (
     ABSENT,
@@ -17,8 +17,9 @@ from launchpod.contracts.common import (
     HyperPodRegion,
     KubernetesVersion,
     Tags,
+    case,
+    one_of,
     refused,
-    rules,
     zone_in_region,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
@@ -32,18 +33,13 @@ _DEFAULT_LOGS: tuple[ControlPlaneLogType, ...] = ("api", "audit", "authenticator
 class NetworkRequest(Contract):
     """Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "A new VPC", "type": "object", "properties": {"vpcId": ABSENT, "subnetIds": ABSENT}},
-                {
-                    "title": "An existing VPC",
-                    "type": "object",
-                    "required": ["vpcId", "subnetIds"],
-                    "properties": {"vpcId": {"type": "string"}, "subnetIds": {"type": "array"}, "vpcCidr": ABSENT},
-                },
-            ]
-        )
+    model_config = one_of(
+        case("A new VPC", properties={"vpcId": ABSENT, "subnetIds": ABSENT}),
+        case(
+            "An existing VPC",
+            required=["vpcId", "subnetIds"],
+            properties={"vpcId": {"type": "string"}, "subnetIds": {"type": "array"}, "vpcCidr": ABSENT},
+        ),
     )
 
     vpcCidr: Cidr | None = Field(default=None, description="CIDR of a new VPC; default 10.192.0.0/16.")
@@ -159,25 +155,19 @@ class ProvisionClusterRequest(CreateClusterRequest):
     """Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery) and,
     optionally, storage for pods once the dependencies are in."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "FSx for Lustre storage, with the optional dependencies (its CSI driver)",
-                    "type": "object",
-                    "required": ["storage", "includeOptionalDependencies"],
-                    "properties": {
-                        "storage": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "fsx"}}},
-                        "includeOptionalDependencies": {"const": True},
-                    },
-                },
-                {
-                    "title": "No storage, or S3 storage",
-                    "type": "object",
-                    "properties": {"storage": {"anyOf": [ABSENT, {"properties": {"kind": {"const": "s3"}}}]}},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "FSx for Lustre storage, with the optional dependencies (its CSI driver)",
+            required=["storage", "includeOptionalDependencies"],
+            properties={
+                "storage": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "fsx"}}},
+                "includeOptionalDependencies": {"const": True},
+            },
+        ),
+        case(
+            "No storage, or S3 storage",
+            properties={"storage": {"anyOf": [ABSENT, {"properties": {"kind": {"const": "s3"}}}]}},
+        ),
     )
 
     hyperpod: CreateHyperPodRequest

@@ -101,6 +101,18 @@ def no_dot_segments(what: str = "") -> AfterValidator:
     return AfterValidator(check)
 
 
+def one_of(*cases: dict[str, Any], **keywords: Any) -> ConfigDict:
+    """The ``model_config`` of a model whose validators accept exactly one of ``cases`` (each a ``case``),
+    stated as ``oneOf`` in the document and the tools' schemas; ``keywords`` go to ``rules`` too."""
+    return ConfigDict(json_schema_extra=rules(oneOf=list(cases), **keywords))
+
+
+def case(title: str, **schema: Any) -> dict[str, Any]:
+    """One case of ``one_of``: an object schema (``required``, ``properties``, ``anyOf``...) titled for the
+    reader."""
+    return {"title": title, "type": "object", **schema}
+
+
 # JSON Schema pieces for ``rules``: a field that is absent or null, and one that must be absent (the object
 # form of ``false``, which MCP clients take; the MCP Inspector's --strict refuses a boolean schema).
 ABSENT: dict[str, Any] = {"type": "null"}

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, rules
 
 FeatureName = Literal[
     "trainingOperator",
@@ -18,6 +18,15 @@ FeatureName = Literal[
     "observability",
     "hyperpodObservability",
 ]
+
+
+def _only_when_on(option: str) -> ConfigDict:
+    """The document's statement of a toggle whose ``option`` applies only when it is turned on (the model's
+    validator refuses it with enabled false)."""
+    return one_of(
+        case("On", properties={"enabled": {"const": True}}),
+        case("Off", properties={"enabled": {"const": False}, option: ABSENT}),
+    )
 
 
 class TrainingOperatorRequest(Contract):
@@ -43,18 +52,7 @@ class ObservabilityRequest(Contract):
 
 
 class HyperPodObservabilityRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
-                {
-                    "title": "Off",
-                    "type": "object",
-                    "properties": {"enabled": {"const": False}, "grafanaWorkspaceArn": ABSENT},
-                },
-            ]
-        )
-    )
+    model_config = _only_when_on("grafanaWorkspaceArn")
 
     enabled: bool = Field(
         description="install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed"
@@ -74,18 +72,7 @@ class HyperPodObservabilityRequest(Contract):
 
 
 class TieredCheckpointingRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
-                {
-                    "title": "Off",
-                    "type": "object",
-                    "properties": {"enabled": {"const": False}, "memoryPercentage": ABSENT},
-                },
-            ]
-        )
-    )
+    model_config = _only_when_on("memoryPercentage")
 
     enabled: bool = Field(description="turn managed tiered checkpointing on (true) or off (false)")
     memoryPercentage: int | None = Field(

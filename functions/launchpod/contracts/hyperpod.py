@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, refused, rules
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, case, one_of, refused, rules
 from launchpod.contracts.naming import renamed
 
 InstanceGroupName = Annotated[
@@ -73,30 +73,24 @@ class DrainPolicy(Contract):
 # never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference groups that
 # are never idle.
 class AutoPatch(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "Idle nodes only",
-                    "type": "object",
-                    "properties": {
-                        "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
-                        "drain": ABSENT,
-                        "maxBatchSize": ABSENT,
-                    },
-                },
-                {
-                    "title": "Drain first",
-                    "type": "object",
-                    "required": ["maxBatchSize"],
-                    "properties": {
-                        "strategy": {"const": "DrainFirst"},
-                        "maxBatchSize": {"type": "object"},
-                        "idleWaitWindowSeconds": ABSENT,
-                    },
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "Idle nodes only",
+            properties={
+                "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
+                "drain": ABSENT,
+                "maxBatchSize": ABSENT,
+            },
+        ),
+        case(
+            "Drain first",
+            required=["maxBatchSize"],
+            properties={
+                "strategy": {"const": "DrainFirst"},
+                "maxBatchSize": {"type": "object"},
+                "idleWaitWindowSeconds": ABSENT,
+            },
+        ),
     )
 
     strategy: PatchingStrategy = Field(

@@ -15,11 +15,14 @@ from launchpod.contracts.common import (
     ClusterName,
     Contract,
     K8sName,
+    case,
     no_dot_segments,
+    one_of,
     refused,
     rules,
     without_dot_segments,
 )
+from launchpod.contracts.endpoint_scaling import AutoscalingSpec, MetricsSpec
 from launchpod.contracts.jobs import PartitionRequest
 from launchpod.contracts.naming import renamed
 from launchpod.contracts.serving import MultiNodeSpec, PdSpec, multi_node_refusal
@@ -101,22 +104,16 @@ class WorkerSpec(Contract):
 
 
 class KvCacheSpec(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "L2 in redis",
-                    "type": "object",
-                    "required": ["l2", "redisUrl"],
-                    "properties": {"l2": {"const": "redis"}, "redisUrl": {"type": "string"}},
-                },
-                {
-                    "title": "No L2, or HyperPod managed tiered storage",
-                    "type": "object",
-                    "properties": {"l2": {"enum": ["tieredstorage", None]}, "redisUrl": ABSENT},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "L2 in redis",
+            required=["l2", "redisUrl"],
+            properties={"l2": {"const": "redis"}, "redisUrl": {"type": "string"}},
+        ),
+        case(
+            "No L2, or HyperPod managed tiered storage",
+            properties={"l2": {"enum": ["tieredstorage", None]}, "redisUrl": ABSENT},
+        ),
     )
 
     l1: bool = Field(default=True, description="L1: KV cache offloaded to the node's CPU memory")
@@ -136,112 +133,6 @@ class KvCacheSpec(Contract):
 
 class RoutingSpec(Contract):
     strategy: Literal["prefixaware", "kvaware", "session", "roundrobin"] = "prefixaware"
-
-
-# An Amazon Managed Service for Prometheus workspace's query URL, the only kind of server the inference
-# operator's prometheusTrigger takes (its CRD: serverAddress ^https://aps-workspaces.<region>.amazonaws.com/
-# workspaces/ws-...$ or empty).
-AmpWorkspaceUrl = Annotated[
-    str,
-    Field(
-        max_length=256,
-        pattern=r"^https://aps-workspaces\.[a-z]{2}(-[a-z]+)+-[0-9]\.amazonaws\.com/workspaces/ws-[a-zA-Z0-9-]{1,64}$",
-        description="an AMP workspace (https://aps-workspaces.<region>.amazonaws.com/workspaces/ws-...)",
-        examples=["https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-0123-456789abcdef"],
-    ),
-]
-
-
-class PrometheusTrigger(Contract):
-    query: str = Field(min_length=1, max_length=1024, examples=["sum(rate(vllm:request_success_total[1m]))"])
-    targetValue: float = Field(gt=0, description="the query's value one replica handles")
-    # KEDA (in the cluster) queries it, never the API; an in-cluster Service name only, no external host.
-    serverAddress: str = Field(
-        default="http://prometheus-server.prometheus.svc.cluster.local:80",
-        pattern=r"^http://[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?\.svc(\.cluster\.local)?:[0-9]{1,5}$",
-        description="container only: the in-cluster Prometheus Service KEDA queries "
-        "(http://<service>.<namespace>.svc.cluster.local:<port>); Launchpod installs no Prometheus and refuses the "
-        "endpoint until that Service exists with that port",
-    )
-    ampWorkspaceUrl: AmpWorkspaceUrl | None = Field(
-        default=None,
-        description="managed only: the AMP workspace the inference operator queries; without it, the operator's "
-        "default (the cluster's observability workspace)",
-    )
-
-
-# CloudWatch's names: a namespace is 1-255 of 0-9A-Za-z . - _ / # : and space; metric and dimension names
-# 1-255 ASCII, a dimension name not starting with ':' (CloudWatch API reference, Metric and Dimension;
-# CloudWatch concepts, "Namespaces"). Launchpod takes that namespace alphabet for all four, so nothing
-# reaches KEDA's trigger metadata that could split it (KEDA joins dimensions with ';').
-_CW_CHARS = r"A-Za-z0-9._/#:\-"
-CloudWatchName = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=255,
-        pattern=rf"^[A-Za-z0-9._/#\-]([{_CW_CHARS} ]*[{_CW_CHARS}])?$",
-        examples=["Invocations"],
-    ),
-]
-
-
-class CloudWatchDimension(Contract):
-    name: CloudWatchName = Field(examples=["EndpointName"])
-    value: CloudWatchName = Field(examples=["qwen-chat"])
-
-
-class CloudWatchTrigger(Contract):
-    """A CloudWatch metric the inference operator's KEDA reads with GetMetricData as the operator's role."""
-
-    namespace: CloudWatchName = Field(examples=["AWS/SageMaker"])
-    metricName: CloudWatchName = Field(examples=["Invocations"])
-    dimensions: list[CloudWatchDimension] = Field(default_factory=list, max_length=30)
-    targetValue: float = Field(gt=0, description="the metric's value one replica handles")
-    statistic: Literal["Average", "Sum", "Minimum", "Maximum", "SampleCount"] = "Average"
-    period: int | None = Field(
-        default=None,
-        ge=60,
-        le=3600,
-        multiple_of=60,
-        description="seconds each datapoint aggregates (a multiple of 60); the operator's default is 300",
-    )
-
-    @model_validator(mode="after")
-    def _dimensions_once(self) -> Self:
-        names = [d.name for d in self.dimensions]
-        if len(set(names)) != len(names):
-            raise refused("distinct_names", "each dimension name may appear once")
-        return self
-
-
-class AutoscalingSpec(Contract):
-    minReplicas: int = Field(default=1, ge=0, le=64)
-    maxReplicas: int = Field(default=4, ge=1, le=64)
-    prometheus: PrometheusTrigger | None = None
-    cloudWatch: CloudWatchTrigger | None = Field(default=None, description="managed only: a CloudWatch metric")
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.minReplicas > self.maxReplicas:
-            raise refused("ordered", "minReplicas must not exceed maxReplicas")
-        return self
-
-
-class MetricsSpec(Contract):
-    """The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
-    often, and where the model container serves them (the CRD's bounds: 5-300 s, port 1024-65535)."""
-
-    enabled: bool = Field(default=True, description="collect metrics from the operator's sidecar and the model")
-    scrapeIntervalSeconds: int = Field(default=15, ge=5, le=300, description="seconds between scrapes")
-    path: str = Field(
-        default="/metrics",
-        max_length=256,
-        pattern=r"^/[a-zA-Z0-9\-_./]*$",
-        description="the path the model container serves its metrics on",
-        examples=["/metrics"],
-    )
-    port: int = Field(default=8080, ge=1024, le=65535, description="the port the model container serves them on")
 
 
 class ManagedSpec(Contract):
@@ -431,12 +322,8 @@ def _repository(image: str) -> str:
 def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
     """The branch of CreateEndpointRequest's oneOf for one kind: that section and no other."""
     others = {k: ABSENT for k in ("managed", "jumpstart", "container") if k != kind}
-    return {
-        "title": f"kind {kind}",
-        "type": "object",
-        "required": ["kind", kind],
-        "properties": {"kind": {"const": kind}, kind: section or {"type": "object"}, **others},
-    }
+    properties = {"kind": {"const": kind}, kind: section or {"type": "object"}, **others}
+    return case(f"kind {kind}", required=["kind", kind], properties=properties)
 
 
 # a container endpoint runs on GPU nodes: whole GPUs or partitions of them
@@ -449,14 +336,10 @@ _ON_GPUS = {
 
 
 class CreateEndpointRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                _kind("managed"),
-                _kind("jumpstart"),
-                _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
-            ]
-        )
+    model_config = one_of(
+        _kind("managed"),
+        _kind("jumpstart"),
+        _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
     )
 
     endpoint: EndpointName

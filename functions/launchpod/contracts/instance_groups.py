@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, case, one_of, rules
 from launchpod.contracts.hyperpod import (
     ONE_TYPE_OR_FLEXIBLE,
     AutoPatch,
@@ -68,33 +68,23 @@ _NO_TYPE = {_ONE_TYPE: ABSENT, "profile": ABSENT}  # profile: its older spelling
 class MigLayout(Contract):
     # the by-mode rule of the validator below, stated for the document and the tools (the tools' schemas drop
     # the older spelling's branch, naming.without_older_spellings)
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "One partition type on every GPU",
-                    "type": "object",
-                    "anyOf": [{"required": [_ONE_TYPE]}, {"required": ["profile"]}],
-                    "properties": {
-                        "mode": {"const": "single"},
-                        _ONE_TYPE: {"type": "string"},
-                        "profile": {"type": "string"},
-                        "perGpu": ABSENT,
-                    },
-                },
-                {
-                    "title": "A mix on every GPU",
-                    "type": "object",
-                    "required": ["perGpu"],
-                    "properties": {"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, **_NO_TYPE},
-                },
-                {
-                    "title": "Whole GPUs",
-                    "type": "object",
-                    "properties": {"mode": {"const": "disabled"}, "perGpu": ABSENT, **_NO_TYPE},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "One partition type on every GPU",
+            anyOf=[{"required": [_ONE_TYPE]}, {"required": ["profile"]}],
+            properties={
+                "mode": {"const": "single"},
+                _ONE_TYPE: {"type": "string"},
+                "profile": {"type": "string"},
+                "perGpu": ABSENT,
+            },
+        ),
+        case(
+            "A mix on every GPU",
+            required=["perGpu"],
+            properties={"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, **_NO_TYPE},
+        ),
+        case("Whole GPUs", properties={"mode": {"const": "disabled"}, "perGpu": ABSENT, **_NO_TYPE}),
     )
 
     mode: Literal["single", "mixed", "disabled"] = Field(

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, refused, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, case, one_of, refused, rules
 from launchpod.contracts.mlflow import JobMlflowView
 
 JobKind = Literal["pytorch", "ray"]
@@ -61,22 +61,13 @@ class LogMonitoringRule(Contract):
     """A log-pattern rule: a job that never matches (start cut-off) or stops matching (recurring
     frequency) is hanging; a captured number beyond the threshold is slow."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "With a threshold",
-                    "type": "object",
-                    "required": ["metricThreshold", "operator"],
-                    "properties": {"metricThreshold": {"type": "number"}, "operator": {"type": "string"}},
-                },
-                {
-                    "title": "Without a threshold",
-                    "type": "object",
-                    "properties": {"metricThreshold": ABSENT, "operator": ABSENT},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "With a threshold",
+            required=["metricThreshold", "operator"],
+            properties={"metricThreshold": {"type": "number"}, "operator": {"type": "string"}},
+        ),
+        case("Without a threshold", properties={"metricThreshold": ABSENT, "operator": ABSENT}),
     )
 
     name: str = Field(min_length=1, max_length=63, pattern=r"^[A-Za-z0-9_-]+$")

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, rules
 from launchpod.contracts.hyperpod import InstanceGroupName
 
 # HyperPod node ids are EC2 instance ids (botocore's ClusterNodeId pattern: i-[a-f0-9]{8}(?:[a-f0-9]{9})?).
@@ -190,24 +190,10 @@ MAX_NODES_PER_MOVE = 50
 class MoveNodesRequest(Contract):
     """Move running nodes to another instance group (MoveClusterNodes), keeping the instances and their capacity."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            required=("acknowledgeDataLoss",),
-            oneOf=[
-                {
-                    "title": "A count of nodes",
-                    "type": "object",
-                    "required": ["count"],
-                    "properties": {"count": {"type": "integer"}, "nodeIds": ABSENT},
-                },
-                {
-                    "title": "Named nodes",
-                    "type": "object",
-                    "required": ["nodeIds"],
-                    "properties": {"nodeIds": {"type": "array"}, "count": ABSENT},
-                },
-            ],
-        )
+    model_config = one_of(
+        case("A count of nodes", required=["count"], properties={"count": {"type": "integer"}, "nodeIds": ABSENT}),
+        case("Named nodes", required=["nodeIds"], properties={"nodeIds": {"type": "array"}, "count": ABSENT}),
+        required=("acknowledgeDataLoss",),
     )
 
     sourceGroup: InstanceGroupName = Field(description="the instance group the nodes leave")

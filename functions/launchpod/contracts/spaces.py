@@ -51,10 +51,8 @@ class UpdateSpaceRequest(Contract):
     desiredStatus: SpaceState = Field(description="Stopped frees the Space's node resources; Running starts it again")
 
 
-class UpdateSpaceInput(UpdateSpaceRequest):
-    name: ClusterName
-    spaceName: K8sName
-    namespace: K8sName = "default"
+class UpdateSpaceInput(SpaceRef, UpdateSpaceRequest):
+    pass
 
 
 class DeleteSpaceInput(SpaceRef):

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from launchpod.contracts.common import (
     ABSENT,
     ClusterName,
     Contract,
     K8sName,
+    case,
     no_dot_segments,
-    rules,
+    one_of,
     without_dot_segments,
 )
 from launchpod.contracts.naming import renamed
@@ -36,22 +37,16 @@ FileSystemId = Annotated[str, Field(pattern=r"^fs-[0-9a-f]{8,21}$", examples=["f
 
 
 class ConfigureStorageRequest(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "Mountpoint for S3 on the shared bucket (an optional prefix)",
-                    "type": "object",
-                    "properties": {"kind": {"const": "s3"}, "fileSystemId": ABSENT},
-                },
-                {
-                    "title": "An existing FSx for Lustre file system (the whole of it)",
-                    "type": "object",
-                    "required": ["fileSystemId"],
-                    "properties": {"kind": {"const": "fsx"}, "fileSystemId": {"type": "string"}, "prefix": ABSENT},
-                },
-            ]
-        )
+    model_config = one_of(
+        case(
+            "Mountpoint for S3 on the shared bucket (an optional prefix)",
+            properties={"kind": {"const": "s3"}, "fileSystemId": ABSENT},
+        ),
+        case(
+            "An existing FSx for Lustre file system (the whole of it)",
+            required=["fileSystemId"],
+            properties={"kind": {"const": "fsx"}, "fileSystemId": {"type": "string"}, "prefix": ABSENT},
+        ),
     )
 
     kind: Literal["s3", "fsx"] = Field(description="s3: Mountpoint for S3 on the shared bucket; fsx: FSx for Lustre")

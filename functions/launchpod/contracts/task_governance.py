@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, refused, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, refused, rules
 from launchpod.contracts.naming import renamed
 
 _NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -124,22 +124,17 @@ class ResourceAmounts(Contract):
 class TeamRequest(Contract):
     """The team's whole quota; what is sent replaces it (explicit diff against the real quota)."""
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {"title": "Lend and borrow", "type": "object", "properties": {"sharing": {"const": "LendAndBorrow"}}},
-                {
-                    "title": "Lend, or keep, without borrowing",
-                    "type": "object",
-                    "required": ["sharing"],
-                    "properties": {
-                        "sharing": {"enum": ["Lend", "DontLend"]},
-                        "borrowLimit": ABSENT,
-                        "absoluteBorrowLimits": {"maxItems": 0},
-                    },
-                },
-            ]
-        )
+    model_config = one_of(
+        case("Lend and borrow", properties={"sharing": {"const": "LendAndBorrow"}}),
+        case(
+            "Lend, or keep, without borrowing",
+            required=["sharing"],
+            properties={
+                "sharing": {"enum": ["Lend", "DontLend"]},
+                "borrowLimit": ABSENT,
+                "absoluteBorrowLimits": {"maxItems": 0},
+            },
+        ),
     )
 
     resources: list[InstanceQuota] = Field(min_length=1, max_length=15)

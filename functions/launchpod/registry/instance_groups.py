@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from launchpod.registry.specs import FunctionSpec, StateMachineSpec, phase_function
 
+# What an UpdateCluster that rebuilds instance groups needs: it hands each group's execution role to HyperPod
+# again (iam:PassRole), and HyperPod checks, or gives, each group's execution role its access entry, as the
+# caller (sandbox/aws/iam/caller.py).
+_UPDATE_CLUSTER = (
+    "sagemaker:DescribeCluster",
+    "sagemaker:UpdateCluster",
+    "iam:PassRole",
+    "eks:DescribeCluster",
+    "eks:DescribeAccessEntry",
+    "eks:CreateAccessEntry",
+)
+
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     phase_function(
         "ig-group-subnet",
@@ -25,18 +37,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "UpdateCluster",
         "instance_groups.update_cluster",
         "instance-groups: UpdateCluster with every other group rebuilt from DescribeCluster",
-        # UpdateCluster hands each group's execution role to HyperPod again (iam:PassRole).
-        # HyperPod gives a new group's execution role an access entry and removes a deleted group's, as the
-        # caller (sandbox/aws/iam/caller.py); a group on a training plan is authorized against the plan too.
-        actions=(
-            "sagemaker:DescribeCluster",
-            "sagemaker:UpdateCluster",
-            "iam:PassRole",
-            "eks:DescribeCluster",
-            "eks:DescribeAccessEntry",
-            "eks:CreateAccessEntry",
-            "eks:DeleteAccessEntry",
-        ),
+        # HyperPod also removes a deleted group's access entry, as the caller; a group on a training plan is
+        # authorized against the plan too.
+        actions=(*_UPDATE_CLUSTER, "eks:DeleteAccessEntry"),
     ),
     phase_function(
         "ig-wait-group",
@@ -88,17 +91,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "UpdateAutoscaling",
         "autoscaling.update_autoscaling",
         "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and node recovery Automatic",
-        # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
-        # and HyperPod checks each group's execution role has its access entry, as the caller
-        # (sandbox/aws/iam/caller.py), as for instance-group updates.
-        actions=(
-            "sagemaker:DescribeCluster",
-            "sagemaker:UpdateCluster",
-            "iam:PassRole",
-            "eks:DescribeCluster",
-            "eks:DescribeAccessEntry",
-            "eks:CreateAccessEntry",
-        ),
+        # UpdateCluster hands the cluster role to HyperPod too (iam:PassRole).
+        actions=_UPDATE_CLUSTER,
         placeholder="AsUpdateAutoscalingFn",
     ),
     phase_function(

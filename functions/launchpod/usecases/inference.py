@@ -2,16 +2,15 @@
 type, the inference operator or KEDA, the storage, the load balancer controller, the Prometheus KEDA
 queries), the deploy/scale/delete proposals the inference workflow carries out (a delete sent again while
 it runs answers that operation), the views read from the cluster (or from the running deploy until it
-applied the objects), invoke (a chat completion sent to the endpoint's own Service) and a pool pod's
-reassignment, both planned first for ``dryRun``. The ports are only the calls made, so unit tests pass
-in-memory fakes."""
+applied the objects) and a pool pod's reassignment, planned first for ``dryRun``; calls to an endpoint
+(invoke, chat completions) are usecases/endpoint_chat.py's. The ports are only the calls made, so unit
+tests pass in-memory fakes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from launchpod.contracts.chat import ChatCompletionRequest, ChatCompletionView, OpenAIModelListView
 from launchpod.contracts.inference import (
     AssignPodRequest,
     AssignPodView,
@@ -20,8 +19,6 @@ from launchpod.contracts.inference import (
     EndpointView,
     EndpointWorkflowRequest,
     FsxModelSource,
-    InvokeEndpointRequest,
-    InvokeView,
     ScaleEndpointInput,
 )
 from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
@@ -32,8 +29,8 @@ from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import lbc
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound, PermanentError, next_step
-from launchpod.domain.inference import chat, endpoints, manifests
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
+from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.nodes import views as node_views
 from launchpod.domain.plan import Plan, Step
@@ -140,23 +137,22 @@ def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None
     if (request.kind == "container" and not keda) or features.inference_enabled(ports.addons.addons(request.name)):
         return
     if keda:
-        raise Conflict(
+        field, rule = "body.container.autoscaling", "keda_installed"
+        message = (
             f"Container autoscaling is a KEDA ScaledObject, and KEDA comes with the HyperPod inference operator, "
             f"which is not enabled on {request.name}. Turn on the inference operator in the cluster's features, or"
-            " deploy without autoscaling.",
-            details=[
-                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"},
-                _enable_inference(request.name),
-            ],
+            " deploy without autoscaling."
+        )
+    else:
+        field, rule = "body.kind", "inference_operator_enabled"
+        message = (
+            f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
+            f"{request.name}. Turn on the inference operator in the cluster's features and send the request again,"
+            " or deploy kind container."
         )
     raise Conflict(
-        f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
-        f"{request.name}. Turn on the inference operator in the cluster's features and send the request again, or"
-        " deploy kind container.",
-        details=[
-            {"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"},
-            _enable_inference(request.name),
-        ],
+        message,
+        details=[{"field": field, "rule": rule, "message": "inference operator"}, _enable_inference(request.name)],
     )
 
 
@@ -264,7 +260,8 @@ def _needs_balancer(name: str, ports: InferencePorts) -> None:
         )
 
 
-def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
+def existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
+    """The endpoint Launchpod deployed on the cluster, or NotFound naming where to list them."""
     found = ports.endpoints.endpoint(name, endpoint)
     if found is None:
         raise NotFound(
@@ -440,7 +437,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
 
 def scale(request: ScaleEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
     active(request.name, ports)
-    real = _existing(request.name, request.endpoint, ports)
+    real = existing(request.name, request.endpoint, ports)
     plan = endpoints.scale_plan(request, real)
     doc = EndpointWorkflowRequest.model_validate(
         {
@@ -464,7 +461,7 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
     running = _in_flight(name, endpoint, "delete", ports) if real is None else None
     if running is not None:
         return _answered_by(running)
-    real = real or _existing(name, endpoint, ports)
+    real = real or existing(name, endpoint, ports)
     plan = endpoints.delete_plan(name, real)
     doc = EndpointWorkflowRequest.model_validate(
         {"name": name, "action": "delete", "endpoint": endpoint, "namespace": real.namespace, "kind": real.kind}
@@ -472,7 +469,7 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
     return _starter(name, doc, plan, who, ports)
 
 
-# ---------------------------------------------------------------------------- reads and invoke
+# ---------------------------------------------------------------------------- reads
 
 
 def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
@@ -503,84 +500,14 @@ def get(name: str, endpoint: str, *, ports: InferencePorts) -> EndpointView:
         running = _in_flight(name, endpoint, "deploy", ports)
         if running is not None:
             return endpoints.deploying_view(name, running.request, running.id)
-    return endpoints.view(name, real or _existing(name, endpoint, ports))
-
-
-def invoke(
-    name: str, endpoint: str, request: InvokeEndpointRequest, dry_run: bool = False, *, ports: InferencePorts
-) -> InvokeView | NoopView | PlanView:
-    """The chat completion sent to the endpoint's own Service and its answer; a dry run makes the same checks
-    (the endpoint serves, it has a Service) and answers the one step, sending nothing."""
-    real = _serving(name, endpoint, ports)
-
-    def send() -> InvokeView:
-        payload: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages]}
-        payload["max_tokens"] = request.limit
-        if request.temperature is not None:
-            payload["temperature"] = request.temperature
-        answer, truncated = ports.endpoints.chat(name, real, payload)
-        return endpoints.invoke_view(endpoint, answer, truncated)
-
-    plan = endpoints.invoke_plan(name, real, len(request.messages), request.limit)  # one step: never NOOP
-    return at_once(plan, dry_run, "", send)
-
-
-def _serving(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
-    """The endpoint, once it serves (Ready, or Degraded with some replicas) and has a Service to call."""
-    active(name, ports)
-    real = _existing(name, endpoint, ports)
-    status, message = endpoints.status_of(real)
-    if status not in ("Ready", "Degraded"):
-        raise Conflict(
-            f"Endpoint {endpoint} is {status}" + (f": {message}" if message else "") + "; invoke it once Ready."
-        )
-    if real.service is None or real.port is None:
-        raise Conflict(f"Endpoint {endpoint} has no Service to send the request to yet; invoke it once it has one.")
-    return real
-
-
-def chat_completion(
-    name: str, endpoint: str, request: ChatCompletionRequest, dry_run: bool = False, *, ports: InferencePorts
-) -> ChatCompletionView | NoopView | PlanView:
-    """The OpenAI-compatible chat completion: the same checks and the same call as ``invoke``, answered in
-    OpenAI's chat.completion shape. The server is asked for the whole answer (never ``stream``): the API
-    answers a stream from it (domain.inference.chat.chunks_of), as one buffered response in any case."""
-    real = _serving(name, endpoint, ports)
-
-    def send() -> ChatCompletionView:
-        payload: dict[str, Any] = {
-            "messages": [{"role": m.role, "content": m.text()} for m in request.messages],
-            "max_tokens": request.limit,
-            **request.sampling(),
-        }
-        answer, truncated = ports.endpoints.chat(name, real, payload)
-        if truncated:
-            raise PermanentError(
-                f"The endpoint {endpoint} answered more than Launchpod returns (256 KiB); ask for fewer tokens"
-                " (max_completion_tokens)."
-            )
-        return chat.completion_of(answer, endpoint)
-
-    plan = endpoints.invoke_plan(name, real, len(request.messages), request.limit)
-    return at_once(plan, dry_run, "", send)
-
-
-def server_sent_events(completion: ChatCompletionView, include_usage: bool) -> str:
-    """The completion as a text/event-stream body of OpenAI's chunks, ending ``data: [DONE]``."""
-    return chat.server_sent_events(chat.chunks_of(completion, include_usage))
-
-
-def models(name: str, endpoint: str, *, ports: InferencePorts) -> OpenAIModelListView:
-    """The model the endpoint serves, as its server lists it (OpenAI's GET /v1/models)."""
-    real = _serving(name, endpoint, ports)
-    return chat.models_of(ports.endpoints.models(name, real), endpoint)
+    return endpoints.view(name, real or existing(name, endpoint, ports))
 
 
 # ---------------------------------------------------------------------------- model pools
 
 
 def _pool(name: str, endpoint: str, field: str, ports: InferencePorts) -> RealEndpoint:
-    found = _existing(name, endpoint, ports)
+    found = existing(name, endpoint, ports)
     if found.kind != "container" or not manifests.pool_endpoint(found.primary):
         raise Conflict(
             f"Endpoint {endpoint} is not a model pool (a container endpoint with service modelPool); only pool "

@@ -15,14 +15,11 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
-import boto3
-from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
-from botocore.exceptions import BotoCoreError
-from botocore.httpsession import URLLib3Session
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
+from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.domain.errors import Conflict, PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
@@ -47,7 +44,7 @@ def _decoded(text: str) -> Any:
 
 class Amp:
     def __init__(self) -> None:
-        self._http = URLLib3Session(timeout=30)
+        self._http = SignedHttp(SERVICE, timeout=30)
 
     def _url(self, endpoint: str) -> tuple[str, str]:
         """The workspace's query base URL and region (the sandbox's base in place of AWS's host)."""
@@ -62,29 +59,23 @@ class Amp:
     def _get(self, endpoint: str, api: str, params: dict[str, str]) -> list[dict[str, Any]]:
         base, region = self._url(endpoint)
         url = f"{base}/api/v1/{api}?{urlencode(params)}"
-        request = AWSRequest("GET", url)
-        try:
-            SigV4Auth(boto3.Session().get_credentials(), SERVICE, region).add_auth(request)
-            response = self._http.send(request.prepare())
-        except BotoCoreError as exc:
-            raise RetryableError(f"aps:QueryMetrics on {endpoint} did not answer: {exc}.") from exc
-        text = response.content.decode(errors="replace")
+        status, text = self._http.send(AWSRequest("GET", url), region, f"aps:QueryMetrics on {endpoint}")
         try:
             found = _decoded(text)
         except ValueError:
             found = {}
         message = found.get("error") or found.get("message") or text[:300]
-        if response.status_code in (401, 403):
+        if status in (401, 403):
             raise PermanentError(f"aps:QueryMetrics on {endpoint} was denied: {message}")
-        if response.status_code == 404:
+        if status == 404:
             raise Conflict(
                 f"The Amazon Managed Prometheus workspace {endpoint} that the observability add-on writes to does not"
                 f" exist: {message}"
             )
-        if response.status_code == 400:
+        if status == 400:
             raise PermanentError(f"Amazon Managed Prometheus refused the query: {message}")
-        if response.status_code >= 400 or found.get("status") != "success":
-            raise RetryableError(f"aps:QueryMetrics on {endpoint}: {response.status_code} {message}")
+        if status >= 400 or found.get("status") != "success":
+            raise RetryableError(f"aps:QueryMetrics on {endpoint}: {status} {message}")
         return list((found.get("data") or {}).get("result") or [])
 
     def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[dict[str, Any]]:

@@ -12,14 +12,12 @@ import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
-import boto3
-from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
-from botocore.exceptions import BotoCoreError, ClientError
-from botocore.httpsession import URLLib3Session
+from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
@@ -30,7 +28,7 @@ _ACTIONS = {"runs/search": "SearchRuns", "metrics/get-history": "GetMetricHistor
 class Mlflow:
     def __init__(self) -> None:
         self.sm = client("sagemaker")
-        self._http = URLLib3Session(timeout=10)
+        self._http = SignedHttp(MLFLOW_SERVICE, timeout=10)
 
     def describe(self, name: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeMlflowTrackingServer"):
@@ -69,22 +67,17 @@ class Mlflow:
         headers = {"x-mlflow-sm-tracking-server-arn": arn, "Content-Type": "application/json"}
         request = AWSRequest(method, url, data=json.dumps(body).encode() if body is not None else None, headers=headers)
         action = f"{MLFLOW_SERVICE}:{_ACTIONS.get(path, 'GetExperimentByName')}"
-        try:
-            SigV4Auth(boto3.Session().get_credentials(), MLFLOW_SERVICE, region).add_auth(request)
-            response = self._http.send(request.prepare())
-        except BotoCoreError as exc:
-            raise RetryableError(f"{action} on {arn} did not answer: {exc}.") from exc
-        text = response.content.decode(errors="replace")
+        status, text = self._http.send(request, region, f"{action} on {arn}")
         try:
             found = json.loads(text) if text.startswith("{") else {}
         except ValueError:
             found = {}
-        if response.status_code == 404 and found.get("error_code") == "RESOURCE_DOES_NOT_EXIST":
+        if status == 404 and found.get("error_code") == "RESOURCE_DOES_NOT_EXIST":
             return None
-        if response.status_code in (401, 403):
+        if status in (401, 403):
             raise PermanentError(f"{action} on {arn} was denied: {found.get('message') or text}")
-        if response.status_code >= 400:
-            raise RetryableError(f"{action} on {arn}: {response.status_code} {found.get('message') or text}")
+        if status >= 400:
+            raise RetryableError(f"{action} on {arn}: {status} {found.get('message') or text}")
         return found
 
     def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:

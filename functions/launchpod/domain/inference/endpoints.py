@@ -13,12 +13,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from launchpod.contracts.endpoint_scaling import MetricsSpec
 from launchpod.contracts.inference import (
     CreateEndpointInput,
     EndpointPodView,
     EndpointView,
     InvokeView,
-    MetricsSpec,
     ScaleEndpointInput,
 )
 from launchpod.domain import plan as planner

@@ -21,7 +21,8 @@ import json
 import math
 from typing import Any
 
-from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, FsxModelSource, WorkerSpec
+from launchpod.contracts.endpoint_scaling import AutoscalingSpec
+from launchpod.contracts.inference import CreateEndpointInput, FsxModelSource, WorkerSpec
 from launchpod.domain import ownership
 from launchpod.domain.inference import multinode
 

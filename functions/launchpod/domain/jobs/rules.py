@@ -149,26 +149,29 @@ def check_processes(request: SubmitJobInput, acc: Accelerators) -> None:
         )
 
 
+def _feature_off(message: str, field: str, feature: str, call: str) -> Conflict:
+    """The job needs ``feature`` (asked for by ``field``), which the cluster has off: ``call`` turns it on."""
+    return Conflict(message, details=[{"field": field, "rule": "feature_enabled", "message": feature}, next_step(call)])
+
+
 def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
     """The instance type the job runs on, once every rule but check_processes holds."""
     if request.kind == "pytorch" and facts.training_operator != "ACTIVE":
         state = facts.training_operator or "not installed"
-        raise Conflict(
+        raise _feature_off(
             f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Turn on"
             " the training operator in the cluster's features, and submit again once it is ACTIVE.",
-            details=[
-                {"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"},
-                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": {{"enabled": true}}}}'),
-            ],
+            "body.kind",
+            "trainingOperator",
+            f'PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": {{"enabled": true}}}}',
         )
     if request.kind == "ray" and not facts.kuberay:
-        raise Conflict(
+        raise _feature_off(
             f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install the cluster's dependencies"
             " with the optional ones (KubeRay is one), then submit again.",
-            details=[
-                {"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"},
-                next_step(f'POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}'),
-            ],
+            "body.kind",
+            "kuberay-operator",
+            f'POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}',
         )
     group = facts.groups.get(request.instanceGroup)
     if group is None:
@@ -202,13 +205,12 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
             )
     _check_resilience(request, facts)
     if (request.queue or request.priority) and not facts.task_governance:
-        raise Conflict(
+        raise _feature_off(
             f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Turn on task"
             " governance in the cluster's features first.",
-            details=[
-                {"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"},
-                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}'),
-            ],
+            "body.queue",
+            "taskGovernance",
+            f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}',
         )
     return instance_type
 

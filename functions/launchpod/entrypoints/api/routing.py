@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_type_hints
 
 from aws_lambda_powertools.event_handler import Response, content_types
-from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
-from launchpod.contracts.common import openai_compatible
+from launchpod.contracts.common import ClusterName, K8sName, openai_compatible
 from launchpod.contracts.errors import ErrorView
+from launchpod.contracts.inference import EndpointName
 from launchpod.contracts.naming import canonical_of
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 InputT = TypeVar("InputT", bound=BaseModel)
 T = TypeVar("T")
+Applied = TypeVar("Applied", bound=BaseModel)
+Model = TypeVar("Model", bound=BaseModel)
 
 
 def input_of(model: type[InputT], body: BaseModel, **path: Any) -> InputT:
@@ -142,6 +145,19 @@ def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
 
 # The dryRun query parameter of every mutating route, as OpenAPI describes it.
 DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
+
+# The parameters many routes declare, each named once.
+ClusterPath = Annotated[ClusterName, Path()]
+EndpointPath = Annotated[EndpointName, Path()]
+K8sNamePath = Annotated[K8sName, Path()]  # a job's, space's or storage's name
+NamespaceQuery = Annotated[K8sName, Query()]
+ConfirmQuery = Annotated[str, Query()]  # the name typed again to confirm a delete
+NextTokenQuery = Annotated[str | None, Query(max_length=2048)]
+JsonBody = Annotated[Model, Body()]  # JsonBody[CreateClusterRequest]: the request's JSON body
+
+# The answer of a planned write (``planned``, proposal.at_once): what the write returns or the operation it
+# started, NOOP, or the plan of a dry run.
+Planned = Response[Applied | NoopView | PlanView]
 
 
 def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.autoscaling import AutoscalingInput, AutoscalingRequest
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.entrypoints.api.routing import accepted, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, accepted, json_response, route
 from launchpod.usecases import autoscaling
 
 router = APIGatewayRouter()
 
 
 @route(router, "set_autoscaling")
-def set_autoscaling(
-    name: Annotated[ClusterName, Path()], body: AutoscalingRequest
-) -> Response[OperationAcceptedView | NoopView]:
+def set_autoscaling(name: ClusterPath, body: AutoscalingRequest) -> Response[OperationAcceptedView | NoopView]:
     request = AutoscalingInput(name=name, **body.model_dump())
     done = autoscaling.set_autoscaling(request, router.context["principal"], ports=autoscaling.real())
     if isinstance(done, NoopView):

@@ -9,32 +9,31 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName, K8sName
+from launchpod.contracts.common import K8sName
 from launchpod.contracts.hyperpod import HyperPodInstanceType
 from launchpod.contracts.incidents import DiagnosisView
 from launchpod.contracts.nodes import NodeId
-from launchpod.entrypoints.api.routing import older_spelling, one_spelling, route
+from launchpod.entrypoints.api.routing import ClusterPath, older_spelling, one_spelling, route
 from launchpod.usecases import diagnostics
 
 router = APIGatewayRouter()
 
 
 @route(router, "diagnose_node")
-def diagnose_node(name: Annotated[ClusterName, Path()], nodeId: Annotated[NodeId, Path()]) -> DiagnosisView:
+def diagnose_node(name: ClusterPath, nodeId: Annotated[NodeId, Path()]) -> DiagnosisView:
     return diagnostics.node(name, nodeId, ports=diagnostics.real())
 
 
 @route(router, "diagnose_cluster_creation")
 def diagnose_cluster_creation(
-    name: Annotated[ClusterName, Path()],
-    instanceTypes: Annotated[list[HyperPodInstanceType] | None, Query(max_length=10)] = None,
+    name: ClusterPath, instanceTypes: Annotated[list[HyperPodInstanceType] | None, Query(max_length=10)] = None
 ) -> DiagnosisView:
     return diagnostics.cluster_creation(name, instanceTypes, ports=diagnostics.real())
 
 
 @route(router, "diagnose_nccl")
 def diagnose_nccl(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     jobName: Annotated[K8sName | None, Query()] = None,
     job: Annotated[K8sName | None, older_spelling("jobName")] = None,
     namespace: Annotated[K8sName | None, Query()] = None,

@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesRequest
-from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
+from launchpod.contracts.operations import OperationAcceptedView
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, answer, route
 from launchpod.usecases import features
 
 router = APIGatewayRouter()
 
 
 @route(router, "list_features")
-def list_features(name: Annotated[ClusterName, Path()]) -> FeatureListView:
+def list_features(name: ClusterPath) -> FeatureListView:
     return features.list_features(name, ports=features.real())
 
 
 @route(router, "update_features")
 def update_features(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[UpdateFeaturesRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[OperationAcceptedView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[UpdateFeaturesRequest], dryRun: DryRunQuery = False
+) -> Planned[OperationAcceptedView]:
     return answer(features.update_features(name, body, router.context["principal"], ports=features.real()), dryRun)

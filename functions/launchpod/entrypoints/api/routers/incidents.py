@@ -4,31 +4,22 @@ it already is that policy, ``dryRun`` answers the plan) by usecases/incidents.py
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.incidents import IncidentListView, LadderPolicyRequest, LadderPolicyView
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import incidents
 
 router = APIGatewayRouter()
 
 
 @route(router, "list_incidents")
-def list_incidents(name: Annotated[ClusterName, Path()]) -> IncidentListView:
+def list_incidents(name: ClusterPath) -> IncidentListView:
     return incidents.list_incidents(name, ports=incidents.real())
 
 
 @route(router, "set_ladder_policy")
 def set_ladder_policy(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[LadderPolicyRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[LadderPolicyView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[LadderPolicyRequest], dryRun: DryRunQuery = False
+) -> Planned[LadderPolicyView]:
     return json_response(incidents.set_policy(name, body, dryRun, ports=incidents.real()))

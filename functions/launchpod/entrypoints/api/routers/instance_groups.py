@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import InstanceGroupName
 from launchpod.contracts.instance_groups import (
     AddInstanceGroupRequest,
@@ -17,20 +16,20 @@ from launchpod.contracts.instance_groups import (
     UpdateInstanceGroupRequest,
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.entrypoints.api.routing import accepted, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, ConfirmQuery, accepted, json_response, route
 from launchpod.usecases import instance_groups
 
 router = APIGatewayRouter()
 
 
 @route(router, "list_instance_groups")
-def list_instance_groups(name: Annotated[ClusterName, Path()]) -> InstanceGroupListView:
+def list_instance_groups(name: ClusterPath) -> InstanceGroupListView:
     return instance_groups.list_instance_groups(name, ports=instance_groups.real())
 
 
 @route(router, "add_instance_group")
 def add_instance_group(
-    name: Annotated[ClusterName, Path()], request: AddInstanceGroupRequest
+    name: ClusterPath, request: AddInstanceGroupRequest
 ) -> Response[InstanceGroupAcceptedView | NoopView]:
     done = instance_groups.add_instance_group(name, request, router.context["principal"], ports=instance_groups.real())
     return json_response(done) if isinstance(done, NoopView) else accepted(done)
@@ -38,9 +37,7 @@ def add_instance_group(
 
 @route(router, "update_instance_group")
 def update_instance_group(
-    name: Annotated[ClusterName, Path()],
-    group: Annotated[InstanceGroupName, Path()],
-    request: UpdateInstanceGroupRequest,
+    name: ClusterPath, group: Annotated[InstanceGroupName, Path()], request: UpdateInstanceGroupRequest
 ) -> Response[OperationAcceptedView | NoopView]:
     done = instance_groups.update_instance_group(
         name, group, request, router.context["principal"], ports=instance_groups.real()
@@ -50,9 +47,7 @@ def update_instance_group(
 
 @route(router, "delete_instance_group")
 def delete_instance_group(
-    name: Annotated[ClusterName, Path()],
-    group: Annotated[InstanceGroupName, Path()],
-    confirm: Annotated[str, Query()] = "",
+    name: ClusterPath, group: Annotated[InstanceGroupName, Path()], confirm: ConfirmQuery = ""
 ) -> Response[OperationAcceptedView]:
     operation = instance_groups.delete_instance_group(
         name, group, confirm, router.context["principal"], ports=instance_groups.real()

@@ -6,68 +6,59 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.jobs import (
-    DeleteJobView,
-    JobListView,
-    JobLogsView,
-    JobView,
-    SubmitJobInput,
-    SubmitJobRequest,
+from launchpod.contracts.common import K8sName
+from launchpod.contracts.jobs import DeleteJobView, JobListView, JobLogsView, JobView, SubmitJobInput, SubmitJobRequest
+from launchpod.entrypoints.api.routing import (
+    ClusterPath,
+    ConfirmQuery,
+    DryRunQuery,
+    JsonBody,
+    K8sNamePath,
+    NamespaceQuery,
+    Planned,
+    input_of,
+    json_response,
+    route,
 )
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, input_of, json_response, route
 from launchpod.usecases import job_logs, jobs
 
 router = APIGatewayRouter()
 
 
 @route(router, "submit_job")
-def submit_job(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[SubmitJobRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[JobView | NoopView | PlanView]:
+def submit_job(name: ClusterPath, body: JsonBody[SubmitJobRequest], dryRun: DryRunQuery = False) -> Planned[JobView]:
     return json_response(jobs.submit(input_of(SubmitJobInput, body, name=name), dryRun, ports=jobs.real()))
 
 
 @route(router, "list_jobs")
-def list_jobs(
-    name: Annotated[ClusterName, Path()], namespace: Annotated[K8sName | None, Query()] = None
-) -> JobListView:
+def list_jobs(name: ClusterPath, namespace: Annotated[K8sName | None, Query()] = None) -> JobListView:
     return jobs.list_jobs(name, namespace, ports=jobs.real())
 
 
 @route(router, "get_job")
-def get_job(
-    name: Annotated[ClusterName, Path()],
-    jobName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
-) -> JobView:
+def get_job(name: ClusterPath, jobName: K8sNamePath, namespace: NamespaceQuery = "default") -> JobView:
     return jobs.get(name, jobName, namespace, ports=jobs.real())
 
 
 @route(router, "delete_job")
 def delete_job(
-    name: Annotated[ClusterName, Path()],
-    jobName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
-    confirm: Annotated[str, Query()] = "",
+    name: ClusterPath,
+    jobName: K8sNamePath,
+    namespace: NamespaceQuery = "default",
+    confirm: ConfirmQuery = "",
     dryRun: DryRunQuery = False,
-) -> Response[DeleteJobView | NoopView | PlanView]:
+) -> Planned[DeleteJobView]:
     return json_response(jobs.delete(name, jobName, namespace, confirm, dryRun, ports=jobs.real()))
 
 
 @route(router, "get_job_logs")
 def get_job_logs(
-    name: Annotated[ClusterName, Path()],
-    jobName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
+    name: ClusterPath,
+    jobName: K8sNamePath,
+    namespace: NamespaceQuery = "default",
     pod: Annotated[K8sName | None, Query()] = None,
     container: Annotated[K8sName | None, Query()] = None,
     tail: Annotated[int, Query(ge=1, le=5000)] = 200,

@@ -7,8 +7,6 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.inference import EndpointName
 from launchpod.contracts.metrics import (
     EndpointMetricsInput,
     IdleCapacityInput,
@@ -20,7 +18,7 @@ from launchpod.contracts.metrics import (
 )
 from launchpod.contracts.nodes import NodeId
 from launchpod.contracts.training_plans import IsoDateTime
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import ClusterPath, EndpointPath, K8sNamePath, NamespaceQuery, route
 from launchpod.usecases import metrics as cases
 
 router = APIGatewayRouter()
@@ -34,7 +32,7 @@ Points = Annotated[bool, Query()]
 
 @route(router, "get_cluster_gpu_metrics")
 def get_cluster_gpu_metrics(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     start: Start = None,
     end: End = None,
     minutes: Minutes = 60,
@@ -47,7 +45,7 @@ def get_cluster_gpu_metrics(
 
 @route(router, "get_node_metrics")
 def get_node_metrics(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     nodeId: Annotated[NodeId, Path()],
     start: Start = None,
     end: End = None,
@@ -63,9 +61,9 @@ def get_node_metrics(
 
 @route(router, "get_job_metrics")
 def get_job_metrics(
-    name: Annotated[ClusterName, Path()],
-    jobName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
+    name: ClusterPath,
+    jobName: K8sNamePath,
+    namespace: NamespaceQuery = "default",
     start: Start = None,
     end: End = None,
     minutes: Minutes = 60,
@@ -81,9 +79,9 @@ def get_job_metrics(
 
 @route(router, "get_endpoint_metrics")
 def get_endpoint_metrics(
-    name: Annotated[ClusterName, Path()],
-    endpoint: Annotated[EndpointName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
+    name: ClusterPath,
+    endpoint: EndpointPath,
+    namespace: NamespaceQuery = "default",
     start: Start = None,
     end: End = None,
     minutes: Minutes = 60,
@@ -99,7 +97,6 @@ def get_endpoint_metrics(
 
 @route(router, "list_idle_capacity")
 def list_idle_capacity(
-    name: Annotated[ClusterName, Path()],
-    thresholdMinutes: Annotated[int, Query(ge=0, le=1440)] = 30,
+    name: ClusterPath, thresholdMinutes: Annotated[int, Query(ge=0, le=1440)] = 30
 ) -> IdleCapacityView:
     return cases.idle_capacity(IdleCapacityInput(name=name, thresholdMinutes=thresholdMinutes), ports=cases.real())

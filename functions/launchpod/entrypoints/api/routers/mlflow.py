@@ -4,17 +4,11 @@ one use-case call (usecases.mlflow) and dumps its answer."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.mlflow import ConfigureMlflowRequest, MlflowView
-from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
+from launchpod.contracts.operations import OperationAcceptedView
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, answer, route
 from launchpod.usecases import mlflow
 
 router = APIGatewayRouter()
@@ -22,14 +16,12 @@ router = APIGatewayRouter()
 
 @route(router, "configure_mlflow")
 def configure_mlflow(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[ConfigureMlflowRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[OperationAcceptedView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[ConfigureMlflowRequest], dryRun: DryRunQuery = False
+) -> Planned[OperationAcceptedView]:
     proposal = mlflow.configure(name, body, router.context["principal"], ports=mlflow.real())
     return answer(proposal, dryRun)
 
 
 @route(router, "get_mlflow")
-def get_mlflow(name: Annotated[ClusterName, Path()]) -> MlflowView:
+def get_mlflow(name: ClusterPath) -> MlflowView:
     return mlflow.get(name, ports=mlflow.real())

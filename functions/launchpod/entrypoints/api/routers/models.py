@@ -4,29 +4,23 @@ the token never leaves the use case but as a Kubernetes Secret."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.models import DownloadModelInput, DownloadModelRequest, ModelListView
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import accepted, route
+from launchpod.entrypoints.api.routing import ClusterPath, JsonBody, accepted, route
 from launchpod.usecases import models as cases
 
 router = APIGatewayRouter()
 
 
 @route(router, "download_model")
-def download_model(
-    name: Annotated[ClusterName, Path()], body: Annotated[DownloadModelRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def download_model(name: ClusterPath, body: JsonBody[DownloadModelRequest]) -> Response[OperationAcceptedView]:
     request = DownloadModelInput(name=name, **body.model_dump(exclude={"hfToken"}), hfToken=body.hfToken)
     return accepted(cases.download(request, who=router.context["principal"], ports=cases.real()))
 
 
 @route(router, "list_models")
-def list_models(name: Annotated[ClusterName, Path()]) -> ModelListView:
+def list_models(name: ClusterPath) -> ModelListView:
     return cases.list_models(name, ports=cases.real())

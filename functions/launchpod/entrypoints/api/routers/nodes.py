@@ -8,10 +8,9 @@ from datetime import datetime
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import InstanceGroupName
 from launchpod.contracts.nodes import (
     ClusterEventListView,
@@ -27,25 +26,25 @@ from launchpod.contracts.nodes import (
     NodeListView,
 )
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import accepted, route
+from launchpod.entrypoints.api.routing import ClusterPath, JsonBody, accepted, route
 from launchpod.usecases import node_moves, nodes
 
 router = APIGatewayRouter()
 
 
 @route(router, "list_nodes")
-def list_nodes(name: Annotated[ClusterName, Path()]) -> NodeListView:
+def list_nodes(name: ClusterPath) -> NodeListView:
     return nodes.list_nodes(name, ports=nodes.real())
 
 
 @route(router, "get_node")
-def get_node(name: Annotated[ClusterName, Path()], nodeId: Annotated[NodeId, Path()]) -> NodeDetailView:
+def get_node(name: ClusterPath, nodeId: Annotated[NodeId, Path()]) -> NodeDetailView:
     return nodes.get_node(name, nodeId, ports=nodes.real())
 
 
 @route(router, "list_cluster_events")
 def list_cluster_events(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     instanceGroup: Annotated[InstanceGroupName | None, Query()] = None,
     nodeId: Annotated[NodeId | None, Query()] = None,
     level: Annotated[EventLevel | None, Query()] = None,
@@ -72,35 +71,25 @@ def list_cluster_events(
 
 
 @route(router, "reboot_nodes")
-def reboot_nodes(
-    name: Annotated[ClusterName, Path()], body: Annotated[NodeActionRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def reboot_nodes(name: ClusterPath, body: JsonBody[NodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.reboot(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "replace_nodes")
-def replace_nodes(
-    name: Annotated[ClusterName, Path()], body: Annotated[DestructiveNodeActionRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def replace_nodes(name: ClusterPath, body: JsonBody[DestructiveNodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.replace(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "delete_nodes")
-def delete_nodes(
-    name: Annotated[ClusterName, Path()], body: Annotated[DestructiveNodeActionRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def delete_nodes(name: ClusterPath, body: JsonBody[DestructiveNodeActionRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.delete(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "start_health_check")
-def start_health_check(
-    name: Annotated[ClusterName, Path()], body: Annotated[HealthCheckRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def start_health_check(name: ClusterPath, body: JsonBody[HealthCheckRequest]) -> Response[OperationAcceptedView]:
     return accepted(nodes.health_check(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "move_nodes")
-def move_nodes(
-    name: Annotated[ClusterName, Path()], body: Annotated[MoveNodesRequest, Body()]
-) -> Response[OperationAcceptedView]:
+def move_nodes(name: ClusterPath, body: JsonBody[MoveNodesRequest]) -> Response[OperationAcceptedView]:
     return accepted(node_moves.move(name, body, router.context["principal"], ports=node_moves.real()))

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.notifications import (
     NotificationSettingsView,
     NotificationTestRequest,
@@ -17,41 +15,35 @@ from launchpod.contracts.notifications import (
     RemovedSubscriberView,
     SubscriberRequest,
 )
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import notifications
 
 router = APIGatewayRouter()
 
 
 @route(router, "list_notification_subscribers")
-def list_subscribers(name: Annotated[ClusterName, Path()]) -> NotificationSettingsView:
+def list_subscribers(name: ClusterPath) -> NotificationSettingsView:
     return notifications.list_subscribers(name, ports=notifications.real())
 
 
 @route(router, "add_notification_subscriber")
 def add_subscriber(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[SubscriberRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[NotificationSettingsView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[SubscriberRequest], dryRun: DryRunQuery = False
+) -> Planned[NotificationSettingsView]:
     return json_response(notifications.add_subscriber(name, body, dryRun, ports=notifications.real()))
 
 
 @route(router, "remove_notification_subscriber")
 def remove_subscriber(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     subscriberId: Annotated[str, Path(pattern=r"^[a-f0-9]+$", max_length=64)],
     dryRun: DryRunQuery = False,
-) -> Response[RemovedSubscriberView | NoopView | PlanView]:
+) -> Planned[RemovedSubscriberView]:
     return json_response(notifications.remove_subscriber(name, subscriberId, dryRun, ports=notifications.real()))
 
 
 @route(router, "send_test_notification")
 def send_test(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[NotificationTestRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[NotificationTestView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[NotificationTestRequest], dryRun: DryRunQuery = False
+) -> Planned[NotificationTestView]:
     return json_response(notifications.send_test(name, body, dryRun, ports=notifications.real()))

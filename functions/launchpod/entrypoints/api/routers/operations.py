@@ -12,14 +12,12 @@ from pydantic.json_schema import SkipJsonSchema
 from launchpod.contracts.common import ClusterName, OperationId
 from launchpod.contracts.operations import (
     CancelOperationRequest,
-    NoopView,
     OperationAcceptedView,
     OperationListView,
     OperationStatus,
     OperationView,
 )
-from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, accepted, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, NextTokenQuery, Planned, accepted, json_response, route
 from launchpod.usecases import operations
 
 router = APIGatewayRouter()
@@ -30,7 +28,7 @@ def list_operations(
     cluster: Annotated[ClusterName | None, Query()] = None,
     status: Annotated[OperationStatus | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    nextToken: Annotated[str | None, Query(max_length=2048)] = None,
+    nextToken: NextTokenQuery = None,
 ) -> OperationListView:
     return operations.list_operations(
         cluster, status.value if status else None, limit, nextToken, ports=operations.real()
@@ -53,7 +51,7 @@ def cancel_operation(
     operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
-) -> Response[OperationView | NoopView | PlanView]:
+) -> Planned[OperationView]:
     reason = body.reason if body else None
     who = router.context["principal"]
     return json_response(operations.cancel(operationId, who, reason, dryRun, ports=operations.real()))

@@ -10,16 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.clusters import ProvisionPhase
-from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import accepted, route
+from launchpod.entrypoints.api.routing import ClusterPath, accepted, route
 from launchpod.usecases import phases
 
 router = APIGatewayRouter()
 
 
 @route(router, "run_cluster_phase")
-def run_cluster_phase(
-    name: Annotated[ClusterName, Path()], phase: Annotated[ProvisionPhase, Path()]
-) -> Response[OperationAcceptedView]:
+def run_cluster_phase(name: ClusterPath, phase: Annotated[ProvisionPhase, Path()]) -> Response[OperationAcceptedView]:
     return accepted(phases.run_phase(name, phase, router.context["principal"], ports=phases.real()))

@@ -3,16 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import preferences
 
 router = APIGatewayRouter()
@@ -30,7 +24,7 @@ def get_preferences() -> PreferencesView:
 
 @route(router, "set_preferences")
 def set_preferences(
-    request: Annotated[UpdatePreferencesRequest, Body()], dryRun: DryRunQuery = False
-) -> Response[PreferencesView | NoopView | PlanView]:
+    request: JsonBody[UpdatePreferencesRequest], dryRun: DryRunQuery = False
+) -> Planned[PreferencesView]:
     who = router.context["principal"]
     return json_response(preferences.set_active_cluster(who, request.activeCluster, dryRun, ports=preferences.real()))

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
+from launchpod.contracts.common import K8sName
 from launchpod.contracts.spaces import (
     CreateSpaceInput,
     CreateSpaceRequest,
@@ -21,7 +18,18 @@ from launchpod.contracts.spaces import (
     UpdateSpaceInput,
     UpdateSpaceRequest,
 )
-from launchpod.entrypoints.api.routing import DryRunQuery, input_of, json_response, route
+from launchpod.entrypoints.api.routing import (
+    ClusterPath,
+    ConfirmQuery,
+    DryRunQuery,
+    JsonBody,
+    K8sNamePath,
+    NamespaceQuery,
+    Planned,
+    input_of,
+    json_response,
+    route,
+)
 from launchpod.usecases import spaces
 
 router = APIGatewayRouter()
@@ -29,49 +37,41 @@ router = APIGatewayRouter()
 
 @route(router, "create_space")
 def create_space(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[CreateSpaceRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[SpaceView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[CreateSpaceRequest], dryRun: DryRunQuery = False
+) -> Planned[SpaceView]:
     owner = router.context["principal"].subject
     request = input_of(CreateSpaceInput, body, name=name)
     return json_response(spaces.create(request, owner, dryRun, ports=spaces.real()))
 
 
 @route(router, "list_spaces")
-def list_spaces(
-    name: Annotated[ClusterName, Path()], namespace: Annotated[K8sName | None, Query()] = None
-) -> SpaceListView:
+def list_spaces(name: ClusterPath, namespace: Annotated[K8sName | None, Query()] = None) -> SpaceListView:
     return spaces.list_spaces(name, namespace, ports=spaces.real())
 
 
 @route(router, "get_space")
-def get_space(
-    name: Annotated[ClusterName, Path()],
-    spaceName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
-) -> SpaceView:
+def get_space(name: ClusterPath, spaceName: K8sNamePath, namespace: NamespaceQuery = "default") -> SpaceView:
     return spaces.get(name, spaceName, namespace, ports=spaces.real())
 
 
 @route(router, "update_space")
 def update_space(
-    name: Annotated[ClusterName, Path()],
-    spaceName: Annotated[K8sName, Path()],
-    body: Annotated[UpdateSpaceRequest, Body()],
-    namespace: Annotated[K8sName, Query()] = "default",
+    name: ClusterPath,
+    spaceName: K8sNamePath,
+    body: JsonBody[UpdateSpaceRequest],
+    namespace: NamespaceQuery = "default",
     dryRun: DryRunQuery = False,
-) -> Response[SpaceView | NoopView | PlanView]:
+) -> Planned[SpaceView]:
     request = input_of(UpdateSpaceInput, body, name=name, spaceName=spaceName, namespace=namespace)
     return json_response(spaces.update(request, dryRun, ports=spaces.real()))
 
 
 @route(router, "delete_space")
 def delete_space(
-    name: Annotated[ClusterName, Path()],
-    spaceName: Annotated[K8sName, Path()],
-    namespace: Annotated[K8sName, Query()] = "default",
-    confirm: Annotated[str, Query()] = "",
+    name: ClusterPath,
+    spaceName: K8sNamePath,
+    namespace: NamespaceQuery = "default",
+    confirm: ConfirmQuery = "",
     dryRun: DryRunQuery = False,
-) -> Response[DeleteSpaceView | NoopView | PlanView]:
+) -> Planned[DeleteSpaceView]:
     return json_response(spaces.delete(name, spaceName, namespace, confirm, dryRun, ports=spaces.real()))

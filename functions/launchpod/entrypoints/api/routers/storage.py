@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.contracts.plans import PlanView
+from launchpod.contracts.operations import OperationAcceptedView
 from launchpod.contracts.storage import (
     ConfigureStorageRequest,
     DeleteStorageView,
@@ -19,7 +16,19 @@ from launchpod.contracts.storage import (
     StorageListView,
     StorageObjectListView,
 )
-from launchpod.entrypoints.api.routing import DryRunQuery, answer, json_response, older_spelling, one_spelling, route
+from launchpod.entrypoints.api.routing import (
+    ClusterPath,
+    DryRunQuery,
+    JsonBody,
+    K8sNamePath,
+    NextTokenQuery,
+    Planned,
+    answer,
+    json_response,
+    older_spelling,
+    one_spelling,
+    route,
+)
 from launchpod.usecases import storage
 
 router = APIGatewayRouter()
@@ -27,33 +36,29 @@ router = APIGatewayRouter()
 
 @route(router, "configure_storage")
 def configure_storage(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[ConfigureStorageRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[OperationAcceptedView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[ConfigureStorageRequest], dryRun: DryRunQuery = False
+) -> Planned[OperationAcceptedView]:
     return answer(storage.configure(name, body, router.context["principal"], ports=storage.real()), dryRun)
 
 
 @route(router, "list_storage")
-def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
+def list_storage(name: ClusterPath) -> StorageListView:
     return storage.list_storage(name, ports=storage.real())
 
 
 @route(router, "delete_storage")
 def delete_storage(
-    name: Annotated[ClusterName, Path()],
-    storageName: Annotated[K8sName, Path()],
-    dryRun: DryRunQuery = False,
-) -> Response[DeleteStorageView | NoopView | PlanView]:
+    name: ClusterPath, storageName: K8sNamePath, dryRun: DryRunQuery = False
+) -> Planned[DeleteStorageView]:
     return json_response(storage.delete_storage(name, storageName, dryRun, ports=storage.real()))
 
 
 @route(router, "browse_storage")
 def browse_storage(
-    name: Annotated[ClusterName, Path()],
-    storageName: Annotated[K8sName, Path()],
+    name: ClusterPath,
+    storageName: K8sNamePath,
     prefix: Annotated[S3Prefix | None, Query()] = None,
-    nextToken: Annotated[str | None, Query(max_length=2048)] = None,
+    nextToken: NextTokenQuery = None,
     continuationToken: Annotated[str | None, older_spelling("nextToken", max_length=2048)] = None,
 ) -> StorageObjectListView:
     cursor = one_spelling("nextToken", nextToken, "continuationToken", continuationToken)

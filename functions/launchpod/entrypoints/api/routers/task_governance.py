@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import (
     DeleteTeamView,
     GovernancePolicyRequest,
@@ -23,46 +19,41 @@ from launchpod.contracts.task_governance import (
     TeamName,
     TeamRequest,
 )
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import task_governance as cases
 
 router = APIGatewayRouter()
 
 
 @route(router, "get_governance_policy")
-def get_governance_policy(name: Annotated[ClusterName, Path()]) -> GovernancePolicyView:
+def get_governance_policy(name: ClusterPath) -> GovernancePolicyView:
     return cases.policy(name, ports=cases.real())
 
 
 @route(router, "set_governance_policy")
 def set_governance_policy(
-    name: Annotated[ClusterName, Path()],
-    body: Annotated[GovernancePolicyRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[PolicyAppliedView | NoopView | PlanView]:
+    name: ClusterPath, body: JsonBody[GovernancePolicyRequest], dryRun: DryRunQuery = False
+) -> Planned[PolicyAppliedView]:
     return json_response(cases.set_policy(name, body, dryRun, ports=cases.real()))
 
 
 @route(router, "list_teams")
-def list_teams(name: Annotated[ClusterName, Path()]) -> TeamListView:
+def list_teams(name: ClusterPath) -> TeamListView:
     return cases.teams(name, ports=cases.real())
 
 
 @route(router, "put_team")
 def put_team(
-    name: Annotated[ClusterName, Path()],
-    team: Annotated[TeamName, Path()],
-    body: Annotated[TeamRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[TeamAppliedView | NoopView | PlanView]:
+    name: ClusterPath, team: Annotated[TeamName, Path()], body: JsonBody[TeamRequest], dryRun: DryRunQuery = False
+) -> Planned[TeamAppliedView]:
     return json_response(cases.put_team(name, team, body, dryRun, ports=cases.real()))
 
 
 @route(router, "delete_team")
 def delete_team(
-    name: Annotated[ClusterName, Path()],
+    name: ClusterPath,
     team: Annotated[TeamName, Path()],
     confirm: Annotated[str, Query(max_length=64)] = "",
     dryRun: DryRunQuery = False,
-) -> Response[DeleteTeamView | NoopView | PlanView]:
+) -> Planned[DeleteTeamView]:
     return json_response(cases.delete_team(name, team, confirm, dryRun, ports=cases.real()))

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import HyperPodRegion
-from launchpod.contracts.operations import NoopView
-from launchpod.contracts.plans import PlanView
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
     ExtendTrainingPlanRequest,
@@ -25,7 +22,7 @@ from launchpod.contracts.training_plans import (
     TrainingPlanName,
     TrainingPlanView,
 )
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, JsonBody, Planned, json_response, route
 from launchpod.usecases import training_plans as cases
 
 router = APIGatewayRouter()
@@ -54,9 +51,7 @@ def search_training_plan_offerings(
 
 
 @route(router, "buy_training_plan")
-def buy_training_plan(
-    body: Annotated[BuyTrainingPlanRequest, Body()], dryRun: DryRunQuery = False
-) -> Response[TrainingPlanView | NoopView | PlanView]:
+def buy_training_plan(body: JsonBody[BuyTrainingPlanRequest], dryRun: DryRunQuery = False) -> Planned[TrainingPlanView]:
     return json_response(cases.buy(body, dryRun, ports=cases.real()))
 
 
@@ -77,8 +72,6 @@ def search_training_plan_extensions(plan: Annotated[TrainingPlanName, Path()]) -
 
 @route(router, "extend_training_plan")
 def extend_training_plan(
-    plan: Annotated[TrainingPlanName, Path()],
-    body: Annotated[ExtendTrainingPlanRequest, Body()],
-    dryRun: DryRunQuery = False,
-) -> Response[TrainingPlanView | NoopView | PlanView]:
+    plan: Annotated[TrainingPlanName, Path()], body: JsonBody[ExtendTrainingPlanRequest], dryRun: DryRunQuery = False
+) -> Planned[TrainingPlanView]:
     return json_response(cases.extend(plan, body, dryRun, ports=cases.real()))
