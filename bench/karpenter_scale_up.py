@@ -23,33 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.workloads import gpu_deployment
 
 NAME = "bench-karpenter"
 GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
-
-
-def _deployment(replicas: int) -> dict[str, Any]:
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "gpu-app", "namespace": "default"},
-        "spec": {
-            "replicas": replicas,
-            "selector": {"matchLabels": {"app": "gpu-app"}},
-            "template": {
-                "metadata": {"labels": {"app": "gpu-app"}},
-                "spec": {
-                    "containers": [
-                        {
-                            "name": "main",
-                            "image": "public.ecr.aws/docker/library/python:3.12",
-                            "resources": {"limits": {"nvidia.com/gpu": "1"}},
-                        }
-                    ]
-                },
-            },
-        },
-    }
 
 
 def _wait(client: httpx.Client, response: httpx.Response) -> None:
@@ -78,7 +55,7 @@ def _gpu_nodes(box: Sandbox) -> int:
 
 def run_once(box: Sandbox) -> float:
     async def create(emu: Any) -> None:
-        await emu.put_object("apps/v1/deployments", _deployment(1))
+        await emu.put_object("apps/v1/deployments", gpu_deployment(1))
 
     async def delete(emu: Any) -> None:
         await emu.delete_object("apps/v1/deployments", "default", "gpu-app")
