@@ -19,14 +19,10 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 BODY = {
-    "name": "iam-report",
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
+    **cluster_body("iam-report", P5_GROUP),
     "storage": {"kind": "s3", "storageName": "shared", "prefix": "datasets"},
 }
 
