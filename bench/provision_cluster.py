@@ -42,6 +42,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
+from bench.harness import admin_client
 from sandbox.runtime import Sandbox, free_port
 
 CRITICAL_SIM_SECONDS = 600 + 60 + 60 + 900
@@ -72,8 +73,7 @@ def measure(scale: float, runs: int, iam_overhead: bool, environments_overhead: 
     walls: list[float] = []
     by_iam: dict[bool, list[float]] = {True: [], False: []}
     by_env: dict[bool, list[float]] = {True: [], False: []}
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+    with admin_client(box) as client:
         for i in range(runs * (2 if iam_overhead or environments_overhead else 1)):
             iam_on = not iam_overhead or i % 2 == 0
             envs_on = not environments_overhead or i % 2 == 0
