@@ -3,7 +3,6 @@
 // API's dry run shows which nodes and pods, before anything is drained.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -13,10 +12,10 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import type { components } from '../api/schema';
-import { call, plan } from '../lib/api';
-import type { InstanceGroupListView, InstanceGroupView, OperationAcceptedView } from '../lib/types';
+import { call } from '../lib/api';
+import type { InstanceGroupListView, InstanceGroupView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 
 type NodeView = components['schemas']['NodeView'];
@@ -28,7 +27,6 @@ function label(group: InstanceGroupView) {
 
 // Moves ``nodes`` (all of one group) or, with none, ``count`` nodes of a group chosen here.
 export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
-  const navigate = useNavigate();
   const { data, error } = useFetch(() => call<InstanceGroupListView>('list_instance_groups', { name: cluster }), [cluster]);
   const groups = data?.items ?? [];
   const named = nodes.length > 0;
@@ -47,18 +45,15 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
   const ready = Boolean(source && target && acknowledged && (named || validCount));
   const chosen = (name: string) => groups.find((g) => g.instanceGroup === name);
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={named ? `Move ${nodes.length} node${nodes.length === 1 ? '' : 's'}?` : 'Move nodes?'}
       action="Move nodes"
       ready={ready}
-      loadPlan={() => plan('move_nodes', { name: cluster }, { body })}
-      planDeps={[cluster, JSON.stringify(body)]}
+      operation="move_nodes"
+      params={{ name: cluster }}
+      options={{ body }}
       planLabel="What the move does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data: answer } = await call<OperationAcceptedView>('move_nodes', { name: cluster }, { body });
-        navigate(`/operations/${encodeURIComponent(answer.operation.id)}`);
-      }}
     >
       <ErrorAlert error={error} />
       {named ? (
@@ -102,6 +97,6 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
       <Checkbox checked={acknowledged} onChange={({ detail }) => setAcknowledged(detail.checked)}>
         I understand the nodes' EBS data is lost
       </Checkbox>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
