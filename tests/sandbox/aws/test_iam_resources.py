@@ -83,6 +83,8 @@ C1 = {"clusterName": "c1"}
 ENTRY = {**C1, "principalArn": ROLE}
 ADDON = {**C1, "addonName": "coredns"}
 PIA = {**ADDON, "podIdentityAssociations": [{"serviceAccount": "sa", "roleArn": ROLE}]}
+ROLE_NAME = {"RoleName": "launchpod-c1-x"}
+PROVIDER = {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"}
 GROUP = {"InstanceGroupName": "g", "ExecutionRole": ROLE, "TrainingPlanArn": PLAN}
 HP_CREATE = {"ClusterName": "hp", "Orchestrator": {"Eks": {"ClusterArn": EKS}}, "InstanceGroups": [GROUP], "Tags": TAGS}
 
@@ -104,12 +106,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "dynamodb:GetRecords": ("dynamodb", "GetRecords", {"ShardIterator": "it"}, ("StreamLabel", "TableName")),
     "ec2:AllocateAddress": ("ec2", "AllocateAddress", {"TagSpecifications": ec2("elastic-ip")}, ("AllocationId",)),
     "ec2:AssociateRouteTable": ("ec2", "AssociateRouteTable", {"RouteTableId": "rtb-1", "SubnetId": "subnet-1"}, ()),
-    "ec2:AttachInternetGateway": (
-        "ec2",
-        "AttachInternetGateway",
-        {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"},
-        (),
-    ),
+    "ec2:AttachInternetGateway": ("ec2", "AttachInternetGateway", {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"}, ()),
     "ec2:AuthorizeSecurityGroupEgress": ("ec2", "AuthorizeSecurityGroupEgress", {"GroupId": "sg-1"}, ()),
     "ec2:AuthorizeSecurityGroupIngress": ("ec2", "AuthorizeSecurityGroupIngress", {"GroupId": "sg-1"}, ()),
     "ec2:CreateInternetGateway": (
@@ -141,12 +138,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "ec2:DeleteSecurityGroup": ("ec2", "DeleteSecurityGroup", {"GroupId": "sg-1"}, ()),
     "ec2:DeleteSubnet": ("ec2", "DeleteSubnet", {"SubnetId": "subnet-1"}, ()),
     "ec2:DeleteVpc": ("ec2", "DeleteVpc", {"VpcId": "vpc-1"}, ()),
-    "ec2:DetachInternetGateway": (
-        "ec2",
-        "DetachInternetGateway",
-        {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"},
-        (),
-    ),
+    "ec2:DetachInternetGateway": ("ec2", "DetachInternetGateway", {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"}, ()),
     "ec2:DisassociateAddress": ("ec2", "DisassociateAddress", {"AssociationId": "eipassoc-1"}, ("AllocationId",)),
     "ec2:DisassociateRouteTable": ("ec2", "DisassociateRouteTable", {"AssociationId": "rtbassoc-1"}, ()),
     "ec2:ModifySubnetAttribute": ("ec2", "ModifySubnetAttribute", {"SubnetId": "subnet-1"}, ()),
@@ -168,53 +160,28 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "eks:TagResource": ("eks", "CreateAddon", {**PIA, "tags": {"launchpod:cluster": "c1"}}, ()),
     "eks:UpdateAddon": ("eks", "UpdateAddon", PIA, ()),
     "execute-api:ManageConnections": ("execute-api", "PostToConnection", {"ConnectionId": "conn-1", "Data": b""}, ()),
-    "iam:AttachRolePolicy": ("iam", "AttachRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyArn": "p"}, ()),
+    "iam:AttachRolePolicy": ("iam", "AttachRolePolicy", {**ROLE_NAME, "PolicyArn": "p"}, ()),
     "iam:CreateOpenIDConnectProvider": ("iam", "CreateOpenIDConnectProvider", {"Url": f"https://{OIDC}"}, ()),
-    "iam:CreateRole": ("iam", "CreateRole", {"RoleName": "launchpod-c1-x", "AssumeRolePolicyDocument": "{}"}, ()),
-    "iam:DeleteOpenIDConnectProvider": (
-        "iam",
-        "DeleteOpenIDConnectProvider",
-        {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"},
-        (),
-    ),
-    "iam:DeleteRole": ("iam", "DeleteRole", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:DeleteRolePolicy": ("iam", "DeleteRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyName": "p"}, ()),
-    "iam:DetachRolePolicy": ("iam", "DetachRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyArn": "p"}, ()),
-    "iam:GetOpenIDConnectProvider": (
-        "iam",
-        "GetOpenIDConnectProvider",
-        {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"},
-        (),
-    ),
-    "iam:GetRole": ("iam", "GetRole", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListAttachedRolePolicies": ("iam", "ListAttachedRolePolicies", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListRolePolicies": ("iam", "ListRolePolicies", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListRoleTags": ("iam", "ListRoleTags", {"RoleName": "launchpod-c1-x"}, ()),
+    "iam:CreateRole": ("iam", "CreateRole", {**ROLE_NAME, "AssumeRolePolicyDocument": "{}"}, ()),
+    "iam:DeleteOpenIDConnectProvider": ("iam", "DeleteOpenIDConnectProvider", PROVIDER, ()),
+    "iam:DeleteRole": ("iam", "DeleteRole", ROLE_NAME, ()),
+    "iam:DeleteRolePolicy": ("iam", "DeleteRolePolicy", {**ROLE_NAME, "PolicyName": "p"}, ()),
+    "iam:DetachRolePolicy": ("iam", "DetachRolePolicy", {**ROLE_NAME, "PolicyArn": "p"}, ()),
+    "iam:GetOpenIDConnectProvider": ("iam", "GetOpenIDConnectProvider", PROVIDER, ()),
+    "iam:GetRole": ("iam", "GetRole", ROLE_NAME, ()),
+    "iam:ListAttachedRolePolicies": ("iam", "ListAttachedRolePolicies", ROLE_NAME, ()),
+    "iam:ListRolePolicies": ("iam", "ListRolePolicies", ROLE_NAME, ()),
+    "iam:ListRoleTags": ("iam", "ListRoleTags", ROLE_NAME, ()),
     "iam:PassRole": ("eks", "CreatePodIdentityAssociation", {**C1, "roleArn": ROLE}, ()),
-    "iam:UpdateAssumeRolePolicy": (
-        "iam",
-        "UpdateAssumeRolePolicy",
-        {"RoleName": "launchpod-c1-x", "PolicyDocument": "{}"},
-        (),
-    ),
-    "iam:PutRolePolicy": (
-        "iam",
-        "PutRolePolicy",
-        {"RoleName": "launchpod-c1-x", "PolicyName": "p", "PolicyDocument": "{}"},
-        (),
-    ),
+    "iam:UpdateAssumeRolePolicy": ("iam", "UpdateAssumeRolePolicy", {**ROLE_NAME, "PolicyDocument": "{}"}, ()),
+    "iam:PutRolePolicy": ("iam", "PutRolePolicy", {**ROLE_NAME, "PolicyName": "p", "PolicyDocument": "{}"}, ()),
     "iam:TagOpenIDConnectProvider": (
         "iam",
         "CreateOpenIDConnectProvider",
         {"Url": f"https://{OIDC}", "Tags": TAGS},
         (),
     ),
-    "iam:TagRole": (
-        "iam",
-        "CreateRole",
-        {"RoleName": "launchpod-c1-x", "AssumeRolePolicyDocument": "{}", "Tags": TAGS},
-        (),
-    ),
+    "iam:TagRole": ("iam", "CreateRole", {**ROLE_NAME, "AssumeRolePolicyDocument": "{}", "Tags": TAGS}, ()),
     "lambda:InvokeFunction": ("lambda", "Invoke", {"FunctionName": "launchpod-log-pump"}, ()),
     "logs:FilterLogEvents": ("logs", "FilterLogEvents", {"logGroupName": "/aws/containerinsights/c1/application"}, ()),
     "s3:DeleteObject": ("s3", "DeleteObject", {"Bucket": "b", "Key": "k/1"}, ()),
