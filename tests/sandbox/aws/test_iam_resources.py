@@ -84,6 +84,7 @@ ENTRY = {**C1, "principalArn": ROLE}
 ADDON = {**C1, "addonName": "coredns"}
 PIA = {**ADDON, "podIdentityAssociations": [{"serviceAccount": "sa", "roleArn": ROLE}]}
 ROLE_NAME = {"RoleName": "launchpod-c1-x"}
+MLFLOW = {"TrackingServerName": "mlf"}
 PROVIDER = {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"}
 GROUP = {"InstanceGroupName": "g", "ExecutionRole": ROLE, "TrainingPlanArn": PLAN}
 HP_CREATE = {"ClusterName": "hp", "Orchestrator": {"Eks": {"ClusterArn": EKS}}, "InstanceGroups": [GROUP], "Tags": TAGS}
@@ -216,26 +217,16 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
         {"Name": "q", "ClusterArn": HP},
         ("ComputeQuotaId",),
     ),
-    "sagemaker:CreateMlflowTrackingServer": (
-        "sagemaker",
-        "CreateMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:CreateMlflowTrackingServer": ("sagemaker", "CreateMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:CreatePresignedMlflowTrackingServerUrl": (
         "sagemaker",
         "CreatePresignedMlflowTrackingServerUrl",
-        {"TrackingServerName": "mlf"},
+        MLFLOW,
         (),
     ),
     "sagemaker:DeleteCluster": ("sagemaker", "DeleteCluster", {"ClusterName": "hp"}, ()),
     "sagemaker:DeleteComputeQuota": ("sagemaker", "DeleteComputeQuota", {"ComputeQuotaId": "cq-1"}, ()),
-    "sagemaker:DeleteMlflowTrackingServer": (
-        "sagemaker",
-        "DeleteMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:DeleteMlflowTrackingServer": ("sagemaker", "DeleteMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:DescribeCluster": ("sagemaker", "DescribeCluster", {"ClusterName": "hp"}, ()),
     "sagemaker:DescribeClusterEvent": ("sagemaker", "DescribeClusterEvent", {"ClusterName": "hp", "EventId": "e"}, ()),
     "sagemaker:DescribeClusterNode": ("sagemaker", "DescribeClusterNode", {"ClusterName": "hp", "NodeId": "i-1"}, ()),
@@ -252,12 +243,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
         (),
     ),
     "sagemaker:DescribeComputeQuota": ("sagemaker", "DescribeComputeQuota", {"ComputeQuotaId": "cq-1"}, ()),
-    "sagemaker:DescribeMlflowTrackingServer": (
-        "sagemaker",
-        "DescribeMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:DescribeMlflowTrackingServer": ("sagemaker", "DescribeMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:DescribeTrainingPlan": ("sagemaker", "DescribeTrainingPlan", {"TrainingPlanName": "p5-week"}, ()),
     "sagemaker:CreateTrainingPlan": (
         "sagemaker",
