@@ -25,10 +25,42 @@ function label(group: InstanceGroupView) {
   return { value: group.instanceGroup, label: group.instanceGroup, description: `${group.instanceType} · ${group.currentCount} of ${group.targetCount}${plan}` };
 }
 
+// One of the cluster's groups (``groups`` undefined while they load), offered but for ``except``.
+function GroupSelect({
+  name,
+  placeholder,
+  groups,
+  except,
+  value,
+  onChange,
+  empty,
+}: {
+  name: string;
+  placeholder: string;
+  groups: InstanceGroupView[] | undefined;
+  except?: string;
+  value: string;
+  onChange: (group: string) => void;
+  empty?: string;
+}) {
+  const chosen = groups?.find((g) => g.instanceGroup === value);
+  return (
+    <Select
+      ariaLabel={name}
+      placeholder={placeholder}
+      statusType={groups ? 'finished' : 'loading'}
+      loadingText="Loading the cluster's groups"
+      selectedOption={chosen ? label(chosen) : null}
+      options={(groups ?? []).filter((g) => g.instanceGroup !== except).map(label)}
+      onChange={({ detail }) => onChange(detail.selectedOption.value ?? '')}
+      empty={empty}
+    />
+  );
+}
+
 // Moves ``nodes`` (all of one group) or, with none, ``count`` nodes of a group chosen here.
 export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
   const { data, error } = useFetch(() => call<InstanceGroupListView>('list_instance_groups', { name: cluster }), [cluster]);
-  const groups = data?.items ?? [];
   const named = nodes.length > 0;
   const [source, setSource] = useState<string>(named ? nodes[0].instanceGroup : '');
   const [target, setTarget] = useState<string>('');
@@ -43,7 +75,6 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
     acknowledgeDataLoss: true,
   };
   const ready = Boolean(source && target && acknowledged && (named || validCount));
-  const chosen = (name: string) => groups.find((g) => g.instanceGroup === name);
   return (
     <ConfirmOperation
       header={named ? `Move ${nodes.length} node${nodes.length === 1 ? '' : 's'}?` : 'Move nodes?'}
@@ -63,15 +94,7 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
       ) : (
         <SpaceBetween direction="horizontal" size="m">
           <FormField label="From group">
-            <Select
-              ariaLabel="From group"
-              placeholder="Choose a group"
-              statusType={data ? 'finished' : 'loading'}
-              loadingText="Loading the cluster's groups"
-              selectedOption={chosen(source) ? label(chosen(source) as InstanceGroupView) : null}
-              options={groups.map(label)}
-              onChange={({ detail }) => setSource(detail.selectedOption.value ?? '')}
-            />
+            <GroupSelect name="From group" placeholder="Choose a group" groups={data?.items} value={source} onChange={setSource} />
           </FormField>
           <FormField label="How many nodes" constraintText="1 to 50; the Running ones with the fewest pods">
             <Input ariaLabel="How many nodes" type="number" value={count} invalid={!validCount} onChange={({ detail }) => setCount(detail.value)} />
@@ -79,14 +102,13 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
         </SpaceBetween>
       )}
       <FormField label="To group" description="The nodes join it with its configuration; their instance and capacity stay.">
-        <Select
-          ariaLabel="To group"
+        <GroupSelect
+          name="To group"
           placeholder="Choose the target group"
-          statusType={data ? 'finished' : 'loading'}
-          loadingText="Loading the cluster's groups"
-          selectedOption={chosen(target) ? label(chosen(target) as InstanceGroupView) : null}
-          options={groups.filter((g) => g.instanceGroup !== source).map(label)}
-          onChange={({ detail }) => setTarget(detail.selectedOption.value ?? '')}
+          groups={data?.items}
+          except={source}
+          value={target}
+          onChange={setTarget}
           empty="No other instance group"
         />
       </FormField>
