@@ -44,20 +44,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import watch
 from bench.harness import admin_client
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 CRITICAL_SIM_SECONDS = 600 + 60 + 60 + 900
 SERIAL_SIM_SECONDS = 600 + 60 + 60 + 900  # the same work with nothing overlapped (HyperPod's preparation is short)
 
 
 def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, str]:
-    body = {
-        "name": name,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-        },
-    }
+    body = cluster_body(name, {**P5_GROUP, "instanceCount": 2})
     started = time.monotonic()
     response = client.post("/api/clusters/provision", json=body)
     response.raise_for_status()
