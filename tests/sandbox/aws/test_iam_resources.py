@@ -287,6 +287,12 @@ SLR_NAME = "aws-service-role/eks.amazonaws.com/AWSServiceRoleForAmazonEKS"
 EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
 EXAMPLES["aps:DescribeWorkspace"] = ("aps", "DescribeWorkspace", {"workspaceId": "ws-1"}, ())
 
+# Reasons several entries of NOT_FILLED give.
+BY_ASSOCIATION = "the request names the association only (resolved)"
+FROM_PLAN = "SageMaker finds a plan's reserved capacity from the plan; the request cannot name it (resolved)"
+NO_ACCESS_POINT = "Launchpod addresses its bucket directly, never through an access point"
+NO_EDGE = "Launchpod associates subnets, never gateways (edge association)"
+NOT_BOTO3 = "an HTTP call to the tracking server, not a boto3 call: the gate does not see it"
 # (action, resource type) -> why the sandbox does not fill it from the request. An entry ending in
 # "(resolved)" is one AWS resolves from IDs the request gives, which the sandbox does not do.
 NOT_FILLED: dict[tuple[str, str], str] = {
@@ -302,8 +308,8 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     "types (CreateAccessEntry: cluster); AWS's rule for EKS tag-on-create was not found (elsewhere)",
     ("ec2:AllocateAddress", "ipam-pool"): "Launchpod allocates from Amazon's pool, never an IPAM pool",
     ("ec2:AllocateAddress", "ipv4pool-ec2"): "Launchpod allocates from Amazon's pool, never a BYOIP pool",
-    ("ec2:AssociateRouteTable", "internet-gateway"): "Launchpod associates subnets, never gateways (edge association)",
-    ("ec2:AssociateRouteTable", "vpn-gateway"): "Launchpod associates subnets, never gateways (edge association)",
+    ("ec2:AssociateRouteTable", "internet-gateway"): NO_EDGE,
+    ("ec2:AssociateRouteTable", "vpn-gateway"): NO_EDGE,
     ("ec2:AssociateRouteTable", "ipv4pool-ec2"): "Launchpod associates subnets, never public IPv4 pools",
     ("ec2:AuthorizeSecurityGroupEgress", "security-group-rule"): "the rule is being created; the request names none",
     ("ec2:AuthorizeSecurityGroupIngress", "security-group-rule"): "the rule is being created; the request names none",
@@ -311,31 +317,26 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     ("ec2:CreateSubnet", "ipam-pool"): "Launchpod gives CIDR blocks, never an IPAM pool",
     ("ec2:CreateVpc", "ipam-pool"): "Launchpod gives a CIDR block, never an IPAM pool",
     ("ec2:CreateVpc", "ipv6pool-ec2"): "Launchpod's VPCs are IPv4 only",
-    ("ec2:DisassociateAddress", "elastic-ip"): "the request names the association only (resolved)",
-    ("ec2:DisassociateAddress", "network-interface"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "internet-gateway"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "ipv4pool-ec2"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "ipv6pool-ec2"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "route-table"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "subnet"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "vpn-gateway"): "the request names the association only (resolved)",
+    ("ec2:DisassociateAddress", "elastic-ip"): BY_ASSOCIATION,
+    ("ec2:DisassociateAddress", "network-interface"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "internet-gateway"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "ipv4pool-ec2"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "ipv6pool-ec2"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "route-table"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "subnet"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "vpn-gateway"): BY_ASSOCIATION,
     ("eks:DeleteAddon", "podidentityassociation"): "EKS deletes the associations the add-on made; the request names "
     "none (resolved)",
-    ("sagemaker:CreateCluster", "reserved-capacity"): "SageMaker finds a plan's reserved capacity from the plan; "
-    "the request cannot name it (resolved)",
-    ("sagemaker:UpdateCluster", "reserved-capacity"): "SageMaker finds a plan's reserved capacity from the plan; "
-    "the request cannot name it (resolved)",
-    ("sagemaker-mlflow:GetExperimentByName", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a "
-    "boto3 call: the gate does not see it",
-    ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a boto3 "
-    "call: the gate does not see it",
-    ("sagemaker-mlflow:GetMetricHistory", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a "
-    "boto3 call: the gate does not see it",
+    ("sagemaker:CreateCluster", "reserved-capacity"): FROM_PLAN,
+    ("sagemaker:UpdateCluster", "reserved-capacity"): FROM_PLAN,
+    ("sagemaker-mlflow:GetExperimentByName", "mlflow-tracking-server"): NOT_BOTO3,
+    ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): NOT_BOTO3,
+    ("sagemaker-mlflow:GetMetricHistory", "mlflow-tracking-server"): NOT_BOTO3,
     ("aps:QueryMetrics", "workspace"): "an HTTP call to the workspace's query API, not a boto3 call: the gate does "
     "not see it",
-    ("s3:DeleteObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
-    ("s3:PutObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
-    ("s3:ListBucket", "accesspoint"): "Launchpod addresses its bucket directly, never through an access point",
+    ("s3:DeleteObject", "accesspointobject"): NO_ACCESS_POINT,
+    ("s3:PutObject", "accesspointobject"): NO_ACCESS_POINT,
+    ("s3:ListBucket", "accesspoint"): NO_ACCESS_POINT,
 }
 # Optional types of the tagging actions: tags go only on what the call creates.
 ONLY_WHAT_IS_CREATED = {
