@@ -76,7 +76,9 @@ def main() -> int:
     args = arguments(__doc__, time_scale=0.02, runs=3).parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
     add_node = hyperpod.describe_durations()["scale_up"] * args.time_scale
-    body = cluster_body(NAME, {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1})
+    # Karpenter needs continuous provisioning, which a cluster gets only at creation.
+    system = {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}
+    body = cluster_body(NAME, system, nodeProvisioningMode="Continuous")
     with admin_client(box) as client:
         _wait(client, client.post("/api/clusters/provision", json=body))
         group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
