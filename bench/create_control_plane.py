@@ -11,7 +11,6 @@ number of state transitions says how chatty the workflow is.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -23,6 +22,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
+from bench.harness import admin_client, arguments
 from sandbox.runtime import Sandbox, free_port
 
 EKS_SIM_SECONDS = 600
@@ -44,15 +44,11 @@ def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int,
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-scale", type=float, default=0.02)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = arguments(__doc__, time_scale=0.02, runs=3).parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
     critical = (EKS_SIM_SECONDS + ADDON_SIM_SECONDS) * args.time_scale
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
     rows = []
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+    with admin_client(box) as client:
         for i in range(args.runs):
             wall, transitions, status = run_once(box, client, f"bench-{i}")
             rows.append((wall, transitions))

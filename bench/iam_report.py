@@ -9,7 +9,6 @@ import of a cluster Launchpod did not create, delete of both.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -18,15 +17,12 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.harness import admin_client, arguments
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 BODY = {
-    "name": "iam-report",
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
+    **cluster_body("iam-report", P5_GROUP),
     "storage": {"kind": "s3", "storageName": "shared", "prefix": "datasets"},
 }
 
@@ -62,13 +58,10 @@ def _their_cluster(box: Sandbox) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-scale", type=float, default=0.01)
-    args = parser.parse_args()
+    args = arguments(__doc__, time_scale=0.01).parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
     name = BODY["name"]
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as c:
+    with admin_client(box) as c:
         print("provision          ", _wait(c, c.post("/api/clusters/provision", json=BODY)))
         print("dependencies again ", _wait(c, c.post(f"/api/clusters/{name}/dependencies", json={})))
         print("update-software    ", _wait(c, c.post(f"/api/clusters/{name}/software-update", json={})))

@@ -10,7 +10,6 @@ Goal: <= 1.05. Each run then deletes the pod's Deployment and waits for the grou
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -21,35 +20,14 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.harness import admin_client, arguments
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.clusters import cluster_body
+from tests.sandbox.workloads import gpu_deployment
 
 NAME = "bench-karpenter"
 GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
-
-
-def _deployment(replicas: int) -> dict[str, Any]:
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "gpu-app", "namespace": "default"},
-        "spec": {
-            "replicas": replicas,
-            "selector": {"matchLabels": {"app": "gpu-app"}},
-            "template": {
-                "metadata": {"labels": {"app": "gpu-app"}},
-                "spec": {
-                    "containers": [
-                        {
-                            "name": "main",
-                            "image": "public.ecr.aws/docker/library/python:3.12",
-                            "resources": {"limits": {"nvidia.com/gpu": "1"}},
-                        }
-                    ]
-                },
-            },
-        },
-    }
 
 
 def _wait(client: httpx.Client, response: httpx.Response) -> None:
@@ -78,7 +56,7 @@ def _gpu_nodes(box: Sandbox) -> int:
 
 def run_once(box: Sandbox) -> float:
     async def create(emu: Any) -> None:
-        await emu.put_object("apps/v1/deployments", _deployment(1))
+        await emu.put_object("apps/v1/deployments", gpu_deployment(1))
 
     async def delete(emu: Any) -> None:
         await emu.delete_object("apps/v1/deployments", "default", "gpu-app")
@@ -95,22 +73,13 @@ def run_once(box: Sandbox) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-scale", type=float, default=0.02)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = arguments(__doc__, time_scale=0.02, runs=3).parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
     add_node = hyperpod.describe_durations()["scale_up"] * args.time_scale
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
-    body = {
-        "name": NAME,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
-        },
-    }
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+    # Karpenter needs continuous provisioning, which a cluster gets only at creation.
+    system = {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}
+    body = cluster_body(NAME, system, nodeProvisioningMode="Continuous")
+    with admin_client(box) as client:
         _wait(client, client.post("/api/clusters/provision", json=body))
         group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
         _wait(client, client.post(f"/api/clusters/{NAME}/instance-groups", json=group))

@@ -12,7 +12,6 @@ is 5 s or less.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -24,6 +23,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
+from bench.harness import admin_client, arguments
 from sandbox.runtime import Sandbox, free_port
 
 GOAL_SECONDS = 5.0
@@ -55,14 +55,10 @@ def decision_latency(client: httpx.Client, cluster: str, node_id: str) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-scale", type=float, default=0.01)
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+    args = arguments(__doc__, time_scale=0.01, runs=5).parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
     name = "bench-ladder"
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+    with admin_client(box) as client:
         op = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
         _wait(client, op.json()["operation"]["id"])
         # HyperPod's dependencies first (AWS requires them; without the health agent no fault is reported).

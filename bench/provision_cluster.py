@@ -42,21 +42,16 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
+from bench.harness import admin_client
 from sandbox.runtime import Sandbox, free_port
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 CRITICAL_SIM_SECONDS = 600 + 60 + 60 + 900
 SERIAL_SIM_SECONDS = 600 + 60 + 60 + 900  # the same work with nothing overlapped (HyperPod's preparation is short)
 
 
 def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, str]:
-    body = {
-        "name": name,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-        },
-    }
+    body = cluster_body(name, {**P5_GROUP, "instanceCount": 2})
     started = time.monotonic()
     response = client.post("/api/clusters/provision", json=body)
     response.raise_for_status()
@@ -72,8 +67,7 @@ def measure(scale: float, runs: int, iam_overhead: bool, environments_overhead: 
     walls: list[float] = []
     by_iam: dict[bool, list[float]] = {True: [], False: []}
     by_env: dict[bool, list[float]] = {True: [], False: []}
-    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
-    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+    with admin_client(box) as client:
         for i in range(runs * (2 if iam_overhead or environments_overhead else 1)):
             iam_on = not iam_overhead or i % 2 == 0
             envs_on = not environments_overhead or i % 2 == 0

@@ -6,31 +6,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import _rank, xdist_group_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_every_module_on_the_training_job_cluster_runs_in_its_group() -> None:
+@pytest.mark.parametrize(
+    ("support", "halves", "at_least"),
+    [
+        ("jobs_support", {"jobs-cluster:api", "jobs-cluster:console"}, 5),
+        ("inference_support", {"inference-cluster:serving", "inference-cluster:models"}, 2),
+    ],
+    ids=["training-job cluster", "inference cluster"],
+)
+def test_every_module_on_a_shared_cluster_runs_in_its_groups(support: str, halves: set[str], at_least: int) -> None:
     users = sorted(
         str(p.relative_to(ROOT))
         for p in (ROOT / "tests").rglob("test_*.py")
-        if "from tests.sandbox.jobs_support import" in p.read_text() and p.name != Path(__file__).name
+        if f"from tests.sandbox.{support} import" in p.read_text() and p.name != Path(__file__).name
     )
-    assert len(users) >= 5, users
+    assert len(users) >= at_least, users
     groups = {path: xdist_group_of(path) for path in users}
-    assert set(groups.values()) == {"jobs-cluster:api", "jobs-cluster:console"}, groups
-
-
-def test_every_module_on_the_inference_cluster_runs_in_its_group() -> None:
-    users = sorted(
-        str(p.relative_to(ROOT))
-        for p in (ROOT / "tests").rglob("test_*.py")
-        if "from tests.sandbox.inference_support import" in p.read_text() and p.name != Path(__file__).name
-    )
-    assert len(users) >= 2, users
-    groups = {path: xdist_group_of(path) for path in users}
-    assert set(groups.values()) == {"inference-cluster:serving", "inference-cluster:models"}, groups
+    assert set(groups.values()) == halves, groups
 
 
 def test_other_modules_are_their_own_group_and_the_cdk_tests_share_one() -> None:

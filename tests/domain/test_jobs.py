@@ -177,22 +177,21 @@ def test_a_job_on_any_gpu_type_hyperpod_offers_asks_for_its_gpus_and_efa(instanc
     assert limits.get("vpc.amazonaws.com/efa", 0) == efa
 
 
+def _next_step(call: str) -> dict:
+    """The detail that names the call fixing a refusal."""
+    return {"field": None, "rule": "next_step", "message": call}
+
+
 def test_missing_operators_are_409_naming_the_feature():
     off = rules.ClusterFacts(**{**FACTS.__dict__, "training_operator": None, "kuberay": False})
     with pytest.raises(Conflict, match="Turn on the training operator") as refused:
         rules.check(_request(recipe="pytorch-torchrun"), off)
-    assert {
-        "field": None,
-        "rule": "next_step",
-        "message": 'PATCH /api/clusters/c1/features {"trainingOperator": {"enabled": true}}',
-    } in refused.value.details
+    assert (
+        _next_step('PATCH /api/clusters/c1/features {"trainingOperator": {"enabled": true}}') in refused.value.details
+    )
     with pytest.raises(Conflict, match="Install the cluster's dependencies with the optional ones") as refused:
         rules.check(_request(recipe="verl-ppo", kind="ray"), off)
-    assert {
-        "field": None,
-        "rule": "next_step",
-        "message": 'POST /api/clusters/c1/dependencies {"includeOptional": true}',
-    } in refused.value.details
+    assert _next_step('POST /api/clusters/c1/dependencies {"includeOptional": true}') in refused.value.details
 
 
 def test_elastic_training_is_refused_on_spot_and_with_tiered_checkpointing():
@@ -209,11 +208,7 @@ def test_unknown_group_queue_without_governance_and_recipe_kind_mismatch_are_ref
         rules.check(_request(recipe="pytorch-torchrun", instanceGroup="cpu"), FACTS)
     with pytest.raises(Conflict, match="Turn on task governance") as refused:
         rules.check(_request(recipe="pytorch-torchrun", queue="team-a"), FACTS)
-    assert {
-        "field": None,
-        "rule": "next_step",
-        "message": 'PATCH /api/clusters/c1/features {"taskGovernance": {"enabled": true}}',
-    } in refused.value.details
+    assert _next_step('PATCH /api/clusters/c1/features {"taskGovernance": {"enabled": true}}') in refused.value.details
     with pytest.raises(InvalidInput, match="kind 'ray'"):
         rules.recipe_for(_request(recipe="verl-ppo"))
     with pytest.raises(InvalidInput, match="storageClaim"):

@@ -15,15 +15,9 @@ from pydantic import ValidationError
 
 from tests.domain.test_operations import ADMIN
 from tests.fakes.operations import Operations, Workflows
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
-BODY = {
-    "name": "c1",
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
-}
+BODY = cluster_body("c1", P5_GROUP)
 S3 = {"kind": "s3", "storageName": "datasets", "prefix": "datasets/imagenet"}
 
 

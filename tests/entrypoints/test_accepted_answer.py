@@ -20,6 +20,7 @@ from launchpod.entrypoints.api.app import app, handler
 from launchpod.usecases.proposal import Proposal
 
 from tests.entrypoints.fakes import rest_event
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 ACCEPTED = [e for e in CATALOG if e.accepted]
 OPERATION_ID = "op-0000000000accepted"
@@ -41,14 +42,7 @@ NODE = "i-0123456789abcdef0"
 # The least body each route's schema accepts (the schema is checked before the route runs).
 BODIES: dict[str, dict[str, Any] | None] = {
     "create_cluster": {"name": "c1", "availabilityZones": ["us-east-1a", "us-east-1b"]},
-    "provision_cluster": {
-        "name": "c1",
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-        },
-    },
+    "provision_cluster": cluster_body("c1", P5_GROUP),
     "run_cluster_phase": None,
     "import_cluster": {"name": "c1"},
     "create_hyperpod": {

@@ -23,14 +23,10 @@ from tests.fakes.ec2 import Ec2
 from tests.fakes.eks import Eks
 from tests.fakes.operations import Workflows
 from tests.fakes.service_quotas import ServiceQuotas
+from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 PROVISION = {
-    "name": "c1",
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
+    **cluster_body("c1", P5_GROUP),
     "includeOptionalDependencies": True,
     "storage": {"kind": "s3", "storageName": "datasets"},
 }

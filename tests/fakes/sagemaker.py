@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from launchpod.domain.errors import PermanentError
@@ -86,6 +86,20 @@ class SageMaker:
 
     def training_plan(self, arn: str) -> dict[str, Any] | None:
         return self.plans.get(arn)
+
+
+def offering(offering_id: str, zone: str, fee: str, start: datetime) -> dict[str, Any]:
+    """A training plan offering as SearchTrainingPlanOfferings answers it: two ml.p5.48xlarge in ``zone`` for a
+    week from ``start``, for HyperPod clusters, at an upfront ``fee`` in US dollars."""
+    reserved = {"InstanceType": "ml.p5.48xlarge", "InstanceCount": 2, "AvailabilityZone": zone, "StartTime": start}
+    return {
+        "TrainingPlanOfferingId": offering_id,
+        "TargetResources": ["hyperpod-cluster"],
+        "DurationHours": 168,
+        "UpfrontFee": fee,
+        "CurrencyCode": "USD",
+        "ReservedCapacityOfferings": [{**reserved, "EndTime": start + timedelta(hours=168)}],
+    }
 
 
 class TrainingPlanMarket(SageMaker):

@@ -178,6 +178,16 @@ def _runner(handler: Any, token: str | None = "tok", **kwargs: Any) -> tuple[Too
     return ToolRunner(client, poll_first=0.01, poll_max=0.02, **kwargs), seen
 
 
+def _pattern_mismatch(field: str, message: str, detail: str, request_id: str) -> dict[str, Any]:
+    """The API's 422 envelope for one field that does not match its pattern."""
+    return {
+        "code": "VALIDATION_FAILED",
+        "message": message,
+        "details": [{"field": field, "rule": "string_pattern_mismatch", "message": detail}],
+        "requestId": request_id,
+    }
+
+
 async def test_result_is_the_rest_response_and_token_is_forwarded() -> None:
     body = {"items": []}
     runner, seen = _runner(lambda r: httpx.Response(200, json=body))
@@ -188,12 +198,7 @@ async def test_result_is_the_rest_response_and_token_is_forwarded() -> None:
 
 
 async def test_rest_422_comes_back_as_tool_error_with_message_and_field() -> None:
-    envelope = {
-        "code": "VALIDATION_FAILED",
-        "message": "body.name: String should match pattern",
-        "details": [{"field": "body.name", "rule": "string_pattern_mismatch", "message": "use letters"}],
-        "requestId": "req-1",
-    }
+    envelope = _pattern_mismatch("body.name", "body.name: String should match pattern", "use letters", "req-1")
     runner, _ = _runner(lambda r: httpx.Response(422, json=envelope))
     result = await runner.call("create_cluster", {"name": "bad name"})
     assert result.isError is True
@@ -271,12 +276,8 @@ async def test_cluster_and_a_different_name_are_refused_before_rest() -> None:
 
 
 async def test_rest_errors_about_the_cluster_name_it_as_the_agent_did() -> None:
-    envelope = {
-        "code": "VALIDATION_FAILED",
-        "message": "name must be 1-63 letters, digits and hyphens (path.name)",
-        "details": [{"field": "path.name", "rule": "string_pattern_mismatch", "message": "name must be 1-63 ..."}],
-        "requestId": "req-2",
-    }
+    message = "name must be 1-63 letters, digits and hyphens (path.name)"
+    envelope = _pattern_mismatch("path.name", message, "name must be 1-63 ...", "req-2")
     runner, _ = _runner(lambda r: httpx.Response(422, json=envelope))
     result = await runner.call("get_cluster", {"cluster": "bad name"})
     error = (result.structuredContent or {})["error"]

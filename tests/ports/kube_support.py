@@ -22,7 +22,7 @@ def emulated_cluster(
     """An emulated EKS API server of the module's fleet for this test alone (named after it), which the
     adapters reach through ``k8s_client_for``; stopped when the test ends."""
     fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = prefix + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
+    name = cluster_name(request, prefix)
     api = k8s.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
     monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
     try:
@@ -30,6 +30,11 @@ def emulated_cluster(
     finally:
         api.close()
         fleet.stop(name)
+
+
+def cluster_name(request: pytest.FixtureRequest, prefix: str) -> str:
+    """The name of the test's emulated cluster: the prefix and the test's name, as an RFC 1123 label."""
+    return prefix + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
 
 
 def core_seeder(api: k8s.ApiClient) -> Seed:

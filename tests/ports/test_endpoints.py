@@ -9,15 +9,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from kubernetes import client
 from launchpod.adapters.k8s import apply, endpoints
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.runtime.wiring import KubeEndpoints
 
-from sandbox.kube import KubeFleet, configuration, mint_token
 from tests.fakes.endpoints import Endpoints
+from tests.ports.kube_support import emulated_cluster
 
 CLUSTER = "c1"
 # The port; how an endpoint is deployed (its name, whether it has a Service yet).
@@ -50,13 +49,6 @@ def _objects(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return deployment, service
 
 
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
-
-
 @pytest.fixture(params=["fake", "emulator"])
 def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Side]:
     if request.param == "fake":
@@ -68,10 +60,6 @@ def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 
         yield fake, deploy_fake
         return
-    fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "e-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
 
     def deploy(endpoint: str, served: bool) -> None:
         deployment, service = _objects(endpoint)
@@ -79,9 +67,8 @@ def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
         if served:
             apply.apply(CLUSTER, service)
 
-    yield endpoints, deploy
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "e-"):
+        yield endpoints, deploy
 
 
 def test_a_cluster_with_no_endpoint_lists_none(side: Side) -> None:

@@ -8,23 +8,15 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
-from kubernetes import client
 from launchpod.adapters.k8s import apply, reads
 from launchpod.runtime.wiring import KubeReads as Port
 
-from sandbox.kube import KubeFleet, configuration, mint_token
 from tests.fakes.kube_reads import KubeReads
+from tests.ports.kube_support import emulated_cluster
 
 CLUSTER = "c1"
 # The port; how a namespace is created (its name).
 Side = tuple[Port, Callable[[str], None]]
-
-
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
 
 
 @pytest.fixture(params=["fake", "emulator"])
@@ -33,17 +25,12 @@ def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
         fake = KubeReads()
         yield fake, fake.namespaces.append
         return
-    fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "r-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
 
     def create(namespace: str) -> None:
         apply.apply(CLUSTER, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}})
 
-    yield reads, create
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "r-"):
+        yield reads, create
 
 
 def test_the_server_reports_its_version_and_the_built_in_namespaces(side: Side) -> None:

@@ -6,22 +6,18 @@ its id, name and experiment, and one experiment's run not answered for another."
 from __future__ import annotations
 
 import json
-import socket
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from launchpod.adapters.aws.mlflow import Mlflow
-from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import MlflowRuns
-from starlette.applications import Starlette
 
 from sandbox.aws import mlflow as sandbox_mlflow
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.gateway.admin.mlflow import mlflow_api_routes
 from tests.fakes.mlflow import Runs
+from tests.ports.api_support import served
 from tests.sandbox.aws.support import wait_until
 
 TRUST = {
@@ -37,19 +33,8 @@ Side = tuple[MlflowRuns, str, Callable[[str, str], Log]]
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The sandbox's MLflow REST API on a local port, Launchpod's LAUNCHPOD_MLFLOW_ENDPOINT_URL pointing there."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=mlflow_api_routes()), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started, reason="the MLflow API did not start")
-    monkeypatch.setenv("LAUNCHPOD_MLFLOW_ENDPOINT_URL", f"http://127.0.0.1:{sock.getsockname()[1]}/sagemaker-mlflow")
-    settings.cache_clear()
-    yield
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
-    settings.cache_clear()
+    with served(mlflow_api_routes(), monkeypatch, "LAUNCHPOD_MLFLOW_ENDPOINT_URL", "/sagemaker-mlflow"):
+        yield
 
 
 @pytest.fixture(params=["fake", "sagemaker"])

@@ -13,8 +13,9 @@ from kubernetes import client
 from launchpod.adapters.k8s import log_follow
 from launchpod.runtime.wiring import PodLogs as Port
 
-from sandbox.kube import KubeFleet, configuration, mint_token
+from sandbox.kube import KubeFleet
 from tests.fakes.pod_logs import PodLogs
+from tests.ports.kube_support import cluster_name, emulated_cluster
 
 CLUSTER = "c1"
 # The port; how a pod is created (its manifest); how its container writes (pod, container, text).
@@ -31,13 +32,6 @@ def _pod(name: str, default: str | None = None) -> dict[str, Any]:
     }
 
 
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
-
-
 @pytest.fixture(params=["fake", "emulator"])
 def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Side]:
     if request.param == "fake":
@@ -45,19 +39,13 @@ def side(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
         yield fake, fake.create, lambda pod, container, text: fake.write("default", pod, container, text)
         return
     fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "l-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
+    name = cluster_name(request, "l-")
 
     def write(pod: str, container: str, text: str) -> None:
         fleet.call(name, lambda emu: emu.append_log("default", pod, text, container))
 
-    def create(pod: dict[str, Any]) -> None:
-        client.CoreV1Api(api).create_namespaced_pod("default", pod)
-
-    yield log_follow, create, write
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "l-") as api:
+        yield log_follow, lambda pod: client.CoreV1Api(api).create_namespaced_pod("default", pod), write
 
 
 def test_a_pod_that_does_not_exist_is_none_and_so_is_its_log(side: Side) -> None:

@@ -6,23 +6,18 @@ each step, labels as written, nothing for a metric no one wrote, and a workspace
 from __future__ import annotations
 
 import gc
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
-import uvicorn
 from launchpod.adapters.aws.amp import Amp
 from launchpod.domain.errors import Conflict
-from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import PrometheusQueries
-from starlette.applications import Starlette
 
 from sandbox.aws.prometheus.tsdb import tsdb
 from sandbox.gateway.admin.amp import amp_api_routes
 from tests.fakes.prometheus import Prometheus
-from tests.sandbox.aws.support import wait_until
+from tests.ports.api_support import served
 
 NOW = float(int(time.time()))
 LABELS = {"Hostname": "hyperpod-i-0123456789abcdef0", "gpu": "0"}
@@ -34,19 +29,8 @@ Side = tuple[PrometheusQueries, str]
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=amp_api_routes()), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started, reason="the AMP query API did not start")
-    monkeypatch.setenv("LAUNCHPOD_AMP_ENDPOINT_URL", f"http://127.0.0.1:{sock.getsockname()[1]}/aps-workspaces")
-    settings.cache_clear()
-    yield
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
-    settings.cache_clear()
+    with served(amp_api_routes(), monkeypatch, "LAUNCHPOD_AMP_ENDPOINT_URL", "/aps-workspaces"):
+        yield
 
 
 @pytest.fixture(params=["fake", "amp"])

@@ -1,7 +1,8 @@
-"""The clusters the end-to-end tests start from: the request for one of Launchpod's, a control plane in the
-sandbox's two zones and HyperPod in the first (HyperPod's instance groups launch into one Availability Zone's
-subnet; EKS wants subnets in at least two, https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html);
-and an EKS cluster someone made without Launchpod, to import."""
+"""The clusters the end-to-end tests (and the unit tests of a provision request) start from: the request for
+one of Launchpod's, a control plane in the sandbox's two zones and HyperPod in the first (HyperPod's instance
+groups launch into one Availability Zone's subnet; EKS wants subnets in at least two,
+https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html); and an EKS cluster someone made without
+Launchpod, to import."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from tests.sandbox.aws.support import wait_until
 
 ZONES = ["us-east-1a", "us-east-1b"]
+P5_GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}  # one 8-GPU node
 
 
 def cluster_body(name: str, *groups: dict[str, Any], **hyperpod: Any) -> dict[str, Any]:

@@ -31,6 +31,17 @@ MANAGED_BASE = {
 }
 
 
+def container_endpoint(endpoint: str, model: str = "q") -> dict:
+    """A container endpoint of one vLLM replica on one of the GPU group's GPUs, serving ``model``."""
+    return {
+        "endpoint": endpoint,
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 1,
+        "container": {"worker": {**WORKER, "args": ["--served-model-name", model]}},
+    }
+
+
 def ready_cluster(sandbox) -> str:
     with sandbox.client("viewer") as c:
         if c.get(f"/api/clusters/{NAME}").status_code == 200:

@@ -8,33 +8,13 @@ from kubernetes import client as k8s
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
+from tests.sandbox.workloads import gpu_deployment
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-karpenter"
 BODY = cluster_body(
     NAME, {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}, nodeProvisioningMode="Continuous"
 )
-GPU_APP = {
-    "apiVersion": "apps/v1",
-    "kind": "Deployment",
-    "metadata": {"name": "gpu-app", "namespace": "default"},
-    "spec": {
-        "replicas": 1,
-        "selector": {"matchLabels": {"app": "gpu-app"}},
-        "template": {
-            "metadata": {"labels": {"app": "gpu-app"}},
-            "spec": {
-                "containers": [
-                    {
-                        "name": "main",
-                        "image": "public.ecr.aws/docker/library/python:3.12",
-                        "resources": {"limits": {"nvidia.com/gpu": "1"}},
-                    }
-                ]
-            },
-        },
-    },
-}
 
 
 def _until(check, timeout: float = 90.0):
@@ -94,7 +74,7 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
     assert pool["spec"]["template"]["spec"]["nodeClassRef"]["name"] == node_class["metadata"]["name"]
     assert pool["spec"]["disruption"]["consolidateAfter"] == "60s"
     apps, core = k8s.AppsV1Api(api), k8s.CoreV1Api(api)
-    apps.create_namespaced_deployment("default", GPU_APP)
+    apps.create_namespaced_deployment("default", gpu_deployment())
 
     def running_pod():
         pods = core.list_namespaced_pod("default", label_selector="app=gpu-app").items

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 from kubernetes import client as k8s
-from openai import OpenAI
 
 from tests.sandbox.aws.support import wait_until
+from tests.sandbox.endpoint_support import chat, delete_endpoint
 from tests.sandbox.jobs_support import (
     CLAIM,
     LOG_INTERVAL_SECONDS,
@@ -266,7 +266,6 @@ def test_a_two_container_pods_logs_read_per_container_and_a_missing_or_ambiguous
     """A job applied with kubectl from Launchpod's own manifest plus a log-shipping sidecar (listed first):
     the training lines are the hyperpodrun container's, the sidecar's are its own, and a log read that
     names no container, or one the pod does not have, is a 422 naming both."""
-    from kubernetes import client as k8s
     from launchpod.contracts.jobs import SubmitJobInput
     from launchpod.domain.jobs import manifests
 
@@ -421,26 +420,5 @@ def test_a_model_larger_than_one_node_is_served_across_both_p5_nodes(sandbox, cl
     with sandbox.client("viewer") as c:
         view = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}").json()
     assert view["status"] == "Ready" and len({p["kubernetesNode"] for p in view["pods"]}) == 2, view
-    client = OpenAI(
-        base_url=f"{sandbox.url}/api/clusters/{NAME}/endpoints/{endpoint}/openai/v1",
-        api_key=sandbox.tokens["operator"],
-        max_retries=0,
-        timeout=60,
-    )
-    answer = client.chat.completions.create(
-        model="big", messages=[{"role": "user", "content": "across nodes"}], max_tokens=32
-    )
-    assert answer.choices[0].message.content == "[big] You said: across nodes"
-    with sandbox.client("operator") as c:
-        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
-    assert deleted.status_code == 202, deleted.text
-    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-    apps = k8s.AppsV1Api(sandbox.kube(NAME))
-    wait_until(
-        lambda: (
-            not [d for d in apps.list_namespaced_deployment("default").items if d.metadata.name.startswith(endpoint)]
-        ),
-        timeout=30,
-        interval=0.2,
-        reason="every rank's Deployment is gone",
-    )
+    assert chat(sandbox, NAME, endpoint, "big", "across nodes", max_tokens=32) == "[big] You said: across nodes"
+    delete_endpoint(sandbox, NAME, endpoint, reason="every rank's Deployment is gone")

@@ -11,19 +11,13 @@ import time
 import pytest
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.inference_support import NAME, deploy, post, ready_cluster
+from tests.sandbox.inference_support import NAME, container_endpoint, deploy, post, ready_cluster
 from tests.sandbox.metrics_support import metrics, observability_on, series
 
 pytestmark = pytest.mark.e2e
 
 CHAT = {"messages": [{"role": "user", "content": "how busy is my endpoint"}], "maxTokens": 16}
-BODY = {
-    "endpoint": "metered",
-    "kind": "container",
-    "instanceType": "ml.g5.12xlarge",
-    "replicas": 1,
-    "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "q"]}},
-}
+BODY = container_endpoint("metered")
 
 
 @pytest.fixture(scope="module")

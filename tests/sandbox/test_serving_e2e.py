@@ -6,10 +6,8 @@ decode worker, sandbox.controllers.model_server), and its delete removes the pre
 from __future__ import annotations
 
 import pytest
-from kubernetes import client as k8s
-from openai import OpenAI
 
-from tests.sandbox.aws.support import wait_until
+from tests.sandbox.endpoint_support import chat, delete_endpoint
 from tests.sandbox.inference_support import NAME, deploy, get, post, ready_cluster
 
 pytestmark = pytest.mark.e2e
@@ -41,27 +39,9 @@ def test_a_pd_endpoint_answers_through_the_openai_path_after_the_prefill_to_deco
     view = get(sandbox, ENDPOINT)
     assert view["status"] == "Ready" and sorted(p["role"] for p in view["pods"]) == ["decode", "prefill", "router"]
 
-    client = OpenAI(
-        base_url=f"{sandbox.url}/api/clusters/{NAME}/endpoints/{ENDPOINT}/openai/v1",
-        api_key=sandbox.tokens["operator"],
-        max_retries=0,
-        timeout=60,
+    assert (
+        chat(sandbox, NAME, ENDPOINT, "qwen3-pd", "split the work", max_tokens=64)
+        == "[qwen3-pd] You said: split the work"
     )
-    answer = client.chat.completions.create(
-        model="qwen3-pd", messages=[{"role": "user", "content": "split the work"}], max_tokens=64
-    )
-    assert answer.choices[0].message.content == "[qwen3-pd] You said: split the work"
 
-    with sandbox.client("operator") as c:
-        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{ENDPOINT}")
-    assert deleted.status_code == 202, deleted.text
-    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-    apps = k8s.AppsV1Api(sandbox.kube(NAME))
-    wait_until(
-        lambda: (
-            not [d for d in apps.list_namespaced_deployment("default").items if d.metadata.name.startswith(ENDPOINT)]
-        ),
-        timeout=30,
-        interval=0.2,
-        reason="the PD endpoint's Deployments (decode, prefill, router) are gone",
-    )
+    delete_endpoint(sandbox, NAME, ENDPOINT, reason="the PD endpoint's Deployments (decode, prefill, router) are gone")

@@ -181,17 +181,25 @@ def test_a_container_endpoint_is_read_by_vllms_names_and_an_operator_endpoint_by
     assert any(q.startswith("histogram_quantile(0.95, ") and q.endswith(" * 1000") for q in asked)
 
 
-def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
-    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
-    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+MLFLOW = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+
+
+def _logging_to_mlflow() -> tuple[cases.MetricsPorts, Runs]:
+    """Job j's pod on the busy node, its container's environment naming the MLflow tracking server and the
+    experiment (j) it logs to; the run r1 in that experiment, with nothing logged yet."""
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": MLFLOW}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
     pod = {
         "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
         "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
     }
     ports, _ = _ports(pods=[pod])
-    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    return ports, Runs({(MLFLOW, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+
+
+def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
+    ports, runs = _logging_to_mlflow()
     for step, (ago, loss) in enumerate(((7200, 3.0), (300, 2.0), (60, 1.5)), start=1):  # the first before the range
-        runs.log(arn, "r1", "loss", loss, step, int((NOW - ago) * 1000))
+        runs.log(MLFLOW, "r1", "loss", loss, step, int((NOW - ago) * 1000))
     view = cases.job_metrics(JobMetricsInput(name="c1", jobName="j", minutes=60), ports=replace(ports, runs=runs))
     (loss,) = [s for s in view.series if s.metric == "loss"]
     assert (loss.summary.max, loss.summary.last, loss.labels) == (2.0, 1.5, {"source": "mlflow", "run": "r1"})
@@ -200,16 +208,9 @@ def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
 
 
 def test_loss_values_logged_in_one_millisecond_keep_their_step_order() -> None:
-    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
-    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
-    pod = {
-        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
-        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
-    }
-    ports, _ = _ports(pods=[pod])
-    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    ports, runs = _logging_to_mlflow()
     for step, loss in enumerate((1.0, 3.0, 2.0), start=1):
-        runs.log(arn, "r1", "loss", loss, step, int((NOW - 60) * 1000))
+        runs.log(MLFLOW, "r1", "loss", loss, step, int((NOW - 60) * 1000))
     request = JobMetricsInput(name="c1", jobName="j", points=True)
     view = cases.job_metrics(request, ports=replace(ports, runs=runs))
     (loss,) = [s for s in view.series if s.metric == "loss"]

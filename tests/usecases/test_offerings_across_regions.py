@@ -10,22 +10,10 @@ from launchpod.contracts.training_plans import OfferingSearch
 from launchpod.runtime import wiring
 from launchpod.usecases import training_plans as cases
 
-from tests.fakes.sagemaker import TrainingPlanMarket
+from tests.fakes.sagemaker import TrainingPlanMarket, offering
 
 MARCH = datetime(2026, 3, 1, 12, tzinfo=UTC)
 SEARCH = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168}
-
-
-def _offering(offering_id: str, zone: str, fee: str, start: datetime) -> dict[str, Any]:
-    reserved = {"InstanceType": "ml.p5.48xlarge", "InstanceCount": 2, "AvailabilityZone": zone, "StartTime": start}
-    return {
-        "TrainingPlanOfferingId": offering_id,
-        "TargetResources": ["hyperpod-cluster"],
-        "DurationHours": 168,
-        "UpfrontFee": fee,
-        "CurrencyCode": "USD",
-        "ReservedCapacityOfferings": [{**reserved, "EndTime": start + timedelta(hours=168)}],
-    }
 
 
 class RegionalMarket(TrainingPlanMarket):
@@ -41,10 +29,10 @@ class RegionalMarket(TrainingPlanMarket):
 
 
 MARKET = {
-    "us-east-1": [_offering("tpo-east", "us-east-1a", "10080.00", MARCH)],
+    "us-east-1": [offering("tpo-east", "us-east-1a", "10080.00", MARCH)],
     "us-west-2": [
-        _offering("tpo-west-dear", "us-west-2a", "12000.00", MARCH - timedelta(days=9)),
-        _offering("tpo-west-cheap", "us-west-2b", "11000.00", MARCH - timedelta(days=9)),
+        offering("tpo-west-dear", "us-west-2a", "12000.00", MARCH - timedelta(days=9)),
+        offering("tpo-west-cheap", "us-west-2b", "11000.00", MARCH - timedelta(days=9)),
     ],
 }
 

@@ -21,29 +21,14 @@ from launchpod.domain.instance_groups import preflight
 from launchpod.usecases import training_plans as cases
 from pydantic import ValidationError
 
-from tests.fakes.sagemaker import TrainingPlanMarket
+from tests.fakes.sagemaker import TrainingPlanMarket, offering
 
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 SEARCH = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168}
 
 
 def _offering(offering_id: str, zone: str, fee: str, start: datetime = START) -> dict:
-    return {
-        "TrainingPlanOfferingId": offering_id,
-        "TargetResources": ["hyperpod-cluster"],
-        "DurationHours": 168,
-        "UpfrontFee": fee,
-        "CurrencyCode": "USD",
-        "ReservedCapacityOfferings": [
-            {
-                "InstanceType": "ml.p5.48xlarge",
-                "InstanceCount": 2,
-                "AvailabilityZone": zone,
-                "StartTime": start,
-                "EndTime": start + timedelta(hours=168),
-            }
-        ],
-    }
+    return offering(offering_id, zone, fee, start)
 
 
 def _market(**kw) -> TrainingPlanMarket:

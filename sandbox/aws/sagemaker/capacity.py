@@ -85,29 +85,26 @@ def quota_value(instance_type: str) -> float:
         return _state().quotas.get(instance_type, default_quota(instance_type))
 
 
-def set_quota(instance_type: str, value: float | None) -> None:
+def _override(table: dict[Any, Any], key: Any, value: float | None) -> None:
+    """Set one override under the lock; None removes it (back to the default)."""
     with _lock:
         if value is None:
-            _state().quotas.pop(instance_type, None)
+            table.pop(key, None)
         else:
-            _state().quotas[instance_type] = float(value)
+            table[key] = value
+
+
+def set_quota(instance_type: str, value: float | None) -> None:
+    _override(_state().quotas, instance_type, None if value is None else float(value))
 
 
 def set_spot_capacity(zone: str, instance_type: str, available: int | None) -> None:
-    with _lock:
-        if available is None:
-            _state().spot.pop((zone, instance_type), None)
-        else:
-            _state().spot[(zone, instance_type)] = int(available)
+    _override(_state().spot, (zone, instance_type), None if available is None else int(available))
 
 
 def set_type_capacity(zone: str, instance_type: str, available: int | None) -> None:
     """Cap the On-Demand instances of a type a zone can give (None: unlimited again)."""
-    with _lock:
-        if available is None:
-            _state().on_demand.pop((zone, instance_type), None)
-        else:
-            _state().on_demand[(zone, instance_type)] = int(available)
+    _override(_state().on_demand, (zone, instance_type), None if available is None else int(available))
 
 
 def type_capacity(zone: str, instance_type: str) -> int | None:

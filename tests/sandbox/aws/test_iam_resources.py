@@ -83,6 +83,9 @@ C1 = {"clusterName": "c1"}
 ENTRY = {**C1, "principalArn": ROLE}
 ADDON = {**C1, "addonName": "coredns"}
 PIA = {**ADDON, "podIdentityAssociations": [{"serviceAccount": "sa", "roleArn": ROLE}]}
+ROLE_NAME = {"RoleName": "launchpod-c1-x"}
+MLFLOW = {"TrackingServerName": "mlf"}
+PROVIDER = {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"}
 GROUP = {"InstanceGroupName": "g", "ExecutionRole": ROLE, "TrainingPlanArn": PLAN}
 HP_CREATE = {"ClusterName": "hp", "Orchestrator": {"Eks": {"ClusterArn": EKS}}, "InstanceGroups": [GROUP], "Tags": TAGS}
 
@@ -104,12 +107,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "dynamodb:GetRecords": ("dynamodb", "GetRecords", {"ShardIterator": "it"}, ("StreamLabel", "TableName")),
     "ec2:AllocateAddress": ("ec2", "AllocateAddress", {"TagSpecifications": ec2("elastic-ip")}, ("AllocationId",)),
     "ec2:AssociateRouteTable": ("ec2", "AssociateRouteTable", {"RouteTableId": "rtb-1", "SubnetId": "subnet-1"}, ()),
-    "ec2:AttachInternetGateway": (
-        "ec2",
-        "AttachInternetGateway",
-        {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"},
-        (),
-    ),
+    "ec2:AttachInternetGateway": ("ec2", "AttachInternetGateway", {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"}, ()),
     "ec2:AuthorizeSecurityGroupEgress": ("ec2", "AuthorizeSecurityGroupEgress", {"GroupId": "sg-1"}, ()),
     "ec2:AuthorizeSecurityGroupIngress": ("ec2", "AuthorizeSecurityGroupIngress", {"GroupId": "sg-1"}, ()),
     "ec2:CreateInternetGateway": (
@@ -141,12 +139,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "ec2:DeleteSecurityGroup": ("ec2", "DeleteSecurityGroup", {"GroupId": "sg-1"}, ()),
     "ec2:DeleteSubnet": ("ec2", "DeleteSubnet", {"SubnetId": "subnet-1"}, ()),
     "ec2:DeleteVpc": ("ec2", "DeleteVpc", {"VpcId": "vpc-1"}, ()),
-    "ec2:DetachInternetGateway": (
-        "ec2",
-        "DetachInternetGateway",
-        {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"},
-        (),
-    ),
+    "ec2:DetachInternetGateway": ("ec2", "DetachInternetGateway", {"InternetGatewayId": "igw-1", "VpcId": "vpc-1"}, ()),
     "ec2:DisassociateAddress": ("ec2", "DisassociateAddress", {"AssociationId": "eipassoc-1"}, ("AllocationId",)),
     "ec2:DisassociateRouteTable": ("ec2", "DisassociateRouteTable", {"AssociationId": "rtbassoc-1"}, ()),
     "ec2:ModifySubnetAttribute": ("ec2", "ModifySubnetAttribute", {"SubnetId": "subnet-1"}, ()),
@@ -168,53 +161,28 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "eks:TagResource": ("eks", "CreateAddon", {**PIA, "tags": {"launchpod:cluster": "c1"}}, ()),
     "eks:UpdateAddon": ("eks", "UpdateAddon", PIA, ()),
     "execute-api:ManageConnections": ("execute-api", "PostToConnection", {"ConnectionId": "conn-1", "Data": b""}, ()),
-    "iam:AttachRolePolicy": ("iam", "AttachRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyArn": "p"}, ()),
+    "iam:AttachRolePolicy": ("iam", "AttachRolePolicy", {**ROLE_NAME, "PolicyArn": "p"}, ()),
     "iam:CreateOpenIDConnectProvider": ("iam", "CreateOpenIDConnectProvider", {"Url": f"https://{OIDC}"}, ()),
-    "iam:CreateRole": ("iam", "CreateRole", {"RoleName": "launchpod-c1-x", "AssumeRolePolicyDocument": "{}"}, ()),
-    "iam:DeleteOpenIDConnectProvider": (
-        "iam",
-        "DeleteOpenIDConnectProvider",
-        {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"},
-        (),
-    ),
-    "iam:DeleteRole": ("iam", "DeleteRole", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:DeleteRolePolicy": ("iam", "DeleteRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyName": "p"}, ()),
-    "iam:DetachRolePolicy": ("iam", "DetachRolePolicy", {"RoleName": "launchpod-c1-x", "PolicyArn": "p"}, ()),
-    "iam:GetOpenIDConnectProvider": (
-        "iam",
-        "GetOpenIDConnectProvider",
-        {"OpenIDConnectProviderArn": f"arn:aws:iam::{ACCOUNT}:oidc-provider/{OIDC}"},
-        (),
-    ),
-    "iam:GetRole": ("iam", "GetRole", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListAttachedRolePolicies": ("iam", "ListAttachedRolePolicies", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListRolePolicies": ("iam", "ListRolePolicies", {"RoleName": "launchpod-c1-x"}, ()),
-    "iam:ListRoleTags": ("iam", "ListRoleTags", {"RoleName": "launchpod-c1-x"}, ()),
+    "iam:CreateRole": ("iam", "CreateRole", {**ROLE_NAME, "AssumeRolePolicyDocument": "{}"}, ()),
+    "iam:DeleteOpenIDConnectProvider": ("iam", "DeleteOpenIDConnectProvider", PROVIDER, ()),
+    "iam:DeleteRole": ("iam", "DeleteRole", ROLE_NAME, ()),
+    "iam:DeleteRolePolicy": ("iam", "DeleteRolePolicy", {**ROLE_NAME, "PolicyName": "p"}, ()),
+    "iam:DetachRolePolicy": ("iam", "DetachRolePolicy", {**ROLE_NAME, "PolicyArn": "p"}, ()),
+    "iam:GetOpenIDConnectProvider": ("iam", "GetOpenIDConnectProvider", PROVIDER, ()),
+    "iam:GetRole": ("iam", "GetRole", ROLE_NAME, ()),
+    "iam:ListAttachedRolePolicies": ("iam", "ListAttachedRolePolicies", ROLE_NAME, ()),
+    "iam:ListRolePolicies": ("iam", "ListRolePolicies", ROLE_NAME, ()),
+    "iam:ListRoleTags": ("iam", "ListRoleTags", ROLE_NAME, ()),
     "iam:PassRole": ("eks", "CreatePodIdentityAssociation", {**C1, "roleArn": ROLE}, ()),
-    "iam:UpdateAssumeRolePolicy": (
-        "iam",
-        "UpdateAssumeRolePolicy",
-        {"RoleName": "launchpod-c1-x", "PolicyDocument": "{}"},
-        (),
-    ),
-    "iam:PutRolePolicy": (
-        "iam",
-        "PutRolePolicy",
-        {"RoleName": "launchpod-c1-x", "PolicyName": "p", "PolicyDocument": "{}"},
-        (),
-    ),
+    "iam:UpdateAssumeRolePolicy": ("iam", "UpdateAssumeRolePolicy", {**ROLE_NAME, "PolicyDocument": "{}"}, ()),
+    "iam:PutRolePolicy": ("iam", "PutRolePolicy", {**ROLE_NAME, "PolicyName": "p", "PolicyDocument": "{}"}, ()),
     "iam:TagOpenIDConnectProvider": (
         "iam",
         "CreateOpenIDConnectProvider",
         {"Url": f"https://{OIDC}", "Tags": TAGS},
         (),
     ),
-    "iam:TagRole": (
-        "iam",
-        "CreateRole",
-        {"RoleName": "launchpod-c1-x", "AssumeRolePolicyDocument": "{}", "Tags": TAGS},
-        (),
-    ),
+    "iam:TagRole": ("iam", "CreateRole", {**ROLE_NAME, "AssumeRolePolicyDocument": "{}", "Tags": TAGS}, ()),
     "lambda:InvokeFunction": ("lambda", "Invoke", {"FunctionName": "launchpod-log-pump"}, ()),
     "logs:FilterLogEvents": ("logs", "FilterLogEvents", {"logGroupName": "/aws/containerinsights/c1/application"}, ()),
     "s3:DeleteObject": ("s3", "DeleteObject", {"Bucket": "b", "Key": "k/1"}, ()),
@@ -249,26 +217,16 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
         {"Name": "q", "ClusterArn": HP},
         ("ComputeQuotaId",),
     ),
-    "sagemaker:CreateMlflowTrackingServer": (
-        "sagemaker",
-        "CreateMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:CreateMlflowTrackingServer": ("sagemaker", "CreateMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:CreatePresignedMlflowTrackingServerUrl": (
         "sagemaker",
         "CreatePresignedMlflowTrackingServerUrl",
-        {"TrackingServerName": "mlf"},
+        MLFLOW,
         (),
     ),
     "sagemaker:DeleteCluster": ("sagemaker", "DeleteCluster", {"ClusterName": "hp"}, ()),
     "sagemaker:DeleteComputeQuota": ("sagemaker", "DeleteComputeQuota", {"ComputeQuotaId": "cq-1"}, ()),
-    "sagemaker:DeleteMlflowTrackingServer": (
-        "sagemaker",
-        "DeleteMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:DeleteMlflowTrackingServer": ("sagemaker", "DeleteMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:DescribeCluster": ("sagemaker", "DescribeCluster", {"ClusterName": "hp"}, ()),
     "sagemaker:DescribeClusterEvent": ("sagemaker", "DescribeClusterEvent", {"ClusterName": "hp", "EventId": "e"}, ()),
     "sagemaker:DescribeClusterNode": ("sagemaker", "DescribeClusterNode", {"ClusterName": "hp", "NodeId": "i-1"}, ()),
@@ -285,12 +243,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
         (),
     ),
     "sagemaker:DescribeComputeQuota": ("sagemaker", "DescribeComputeQuota", {"ComputeQuotaId": "cq-1"}, ()),
-    "sagemaker:DescribeMlflowTrackingServer": (
-        "sagemaker",
-        "DescribeMlflowTrackingServer",
-        {"TrackingServerName": "mlf"},
-        (),
-    ),
+    "sagemaker:DescribeMlflowTrackingServer": ("sagemaker", "DescribeMlflowTrackingServer", MLFLOW, ()),
     "sagemaker:DescribeTrainingPlan": ("sagemaker", "DescribeTrainingPlan", {"TrainingPlanName": "p5-week"}, ()),
     "sagemaker:CreateTrainingPlan": (
         "sagemaker",
@@ -334,6 +287,12 @@ SLR_NAME = "aws-service-role/eks.amazonaws.com/AWSServiceRoleForAmazonEKS"
 EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
 EXAMPLES["aps:DescribeWorkspace"] = ("aps", "DescribeWorkspace", {"workspaceId": "ws-1"}, ())
 
+# Reasons several entries of NOT_FILLED give.
+BY_ASSOCIATION = "the request names the association only (resolved)"
+FROM_PLAN = "SageMaker finds a plan's reserved capacity from the plan; the request cannot name it (resolved)"
+NO_ACCESS_POINT = "Launchpod addresses its bucket directly, never through an access point"
+NO_EDGE = "Launchpod associates subnets, never gateways (edge association)"
+NOT_BOTO3 = "an HTTP call to the tracking server, not a boto3 call: the gate does not see it"
 # (action, resource type) -> why the sandbox does not fill it from the request. An entry ending in
 # "(resolved)" is one AWS resolves from IDs the request gives, which the sandbox does not do.
 NOT_FILLED: dict[tuple[str, str], str] = {
@@ -349,8 +308,8 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     "types (CreateAccessEntry: cluster); AWS's rule for EKS tag-on-create was not found (elsewhere)",
     ("ec2:AllocateAddress", "ipam-pool"): "Launchpod allocates from Amazon's pool, never an IPAM pool",
     ("ec2:AllocateAddress", "ipv4pool-ec2"): "Launchpod allocates from Amazon's pool, never a BYOIP pool",
-    ("ec2:AssociateRouteTable", "internet-gateway"): "Launchpod associates subnets, never gateways (edge association)",
-    ("ec2:AssociateRouteTable", "vpn-gateway"): "Launchpod associates subnets, never gateways (edge association)",
+    ("ec2:AssociateRouteTable", "internet-gateway"): NO_EDGE,
+    ("ec2:AssociateRouteTable", "vpn-gateway"): NO_EDGE,
     ("ec2:AssociateRouteTable", "ipv4pool-ec2"): "Launchpod associates subnets, never public IPv4 pools",
     ("ec2:AuthorizeSecurityGroupEgress", "security-group-rule"): "the rule is being created; the request names none",
     ("ec2:AuthorizeSecurityGroupIngress", "security-group-rule"): "the rule is being created; the request names none",
@@ -358,31 +317,26 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     ("ec2:CreateSubnet", "ipam-pool"): "Launchpod gives CIDR blocks, never an IPAM pool",
     ("ec2:CreateVpc", "ipam-pool"): "Launchpod gives a CIDR block, never an IPAM pool",
     ("ec2:CreateVpc", "ipv6pool-ec2"): "Launchpod's VPCs are IPv4 only",
-    ("ec2:DisassociateAddress", "elastic-ip"): "the request names the association only (resolved)",
-    ("ec2:DisassociateAddress", "network-interface"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "internet-gateway"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "ipv4pool-ec2"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "ipv6pool-ec2"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "route-table"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "subnet"): "the request names the association only (resolved)",
-    ("ec2:DisassociateRouteTable", "vpn-gateway"): "the request names the association only (resolved)",
+    ("ec2:DisassociateAddress", "elastic-ip"): BY_ASSOCIATION,
+    ("ec2:DisassociateAddress", "network-interface"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "internet-gateway"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "ipv4pool-ec2"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "ipv6pool-ec2"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "route-table"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "subnet"): BY_ASSOCIATION,
+    ("ec2:DisassociateRouteTable", "vpn-gateway"): BY_ASSOCIATION,
     ("eks:DeleteAddon", "podidentityassociation"): "EKS deletes the associations the add-on made; the request names "
     "none (resolved)",
-    ("sagemaker:CreateCluster", "reserved-capacity"): "SageMaker finds a plan's reserved capacity from the plan; "
-    "the request cannot name it (resolved)",
-    ("sagemaker:UpdateCluster", "reserved-capacity"): "SageMaker finds a plan's reserved capacity from the plan; "
-    "the request cannot name it (resolved)",
-    ("sagemaker-mlflow:GetExperimentByName", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a "
-    "boto3 call: the gate does not see it",
-    ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a boto3 "
-    "call: the gate does not see it",
-    ("sagemaker-mlflow:GetMetricHistory", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a "
-    "boto3 call: the gate does not see it",
+    ("sagemaker:CreateCluster", "reserved-capacity"): FROM_PLAN,
+    ("sagemaker:UpdateCluster", "reserved-capacity"): FROM_PLAN,
+    ("sagemaker-mlflow:GetExperimentByName", "mlflow-tracking-server"): NOT_BOTO3,
+    ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): NOT_BOTO3,
+    ("sagemaker-mlflow:GetMetricHistory", "mlflow-tracking-server"): NOT_BOTO3,
     ("aps:QueryMetrics", "workspace"): "an HTTP call to the workspace's query API, not a boto3 call: the gate does "
     "not see it",
-    ("s3:DeleteObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
-    ("s3:PutObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
-    ("s3:ListBucket", "accesspoint"): "Launchpod addresses its bucket directly, never through an access point",
+    ("s3:DeleteObject", "accesspointobject"): NO_ACCESS_POINT,
+    ("s3:PutObject", "accesspointobject"): NO_ACCESS_POINT,
+    ("s3:ListBucket", "accesspoint"): NO_ACCESS_POINT,
 }
 # Optional types of the tagging actions: tags go only on what the call creates.
 ONLY_WHAT_IS_CREATED = {

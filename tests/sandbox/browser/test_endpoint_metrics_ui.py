@@ -10,19 +10,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
-from tests.sandbox.inference_support import NAME, deploy, post, ready_cluster
+from tests.sandbox.inference_support import NAME, container_endpoint, deploy, post, ready_cluster
 from tests.sandbox.metrics_support import observability_on
 
 pytestmark = pytest.mark.browser
 
 CHAT = {"messages": [{"role": "user", "content": "chart my traffic"}], "maxTokens": 16}
-BODY = {
-    "endpoint": "charted",
-    "kind": "container",
-    "instanceType": "ml.g5.12xlarge",
-    "replicas": 1,
-    "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "q"]}},
-}
+BODY = container_endpoint("charted")
 
 
 @pytest.fixture(scope="module")

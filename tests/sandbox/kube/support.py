@@ -1,6 +1,6 @@
 """One emulated API server for a test of the sandbox's controllers: started (time optionally sped up),
-objects stored on it as ``kubectl apply`` would, and the one pod the workload controllers made; and the
-bucket a storage volume mounts (conftest.py's ``s3`` fixture makes it)."""
+objects stored on it as ``kubectl apply`` would (a Ready node among them), and the one pod the workload
+controllers made; and the bucket a storage volume mounts (conftest.py's ``s3`` fixture makes it)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,17 @@ from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
 
 BUCKET = "shared-bucket"
+IN_REGION = {"topology.kubernetes.io/region": "us-east-1"}
+
+
+def ready_node(name: str, labels: dict[str, str], allocatable: dict[str, str]) -> dict[str, Any]:
+    """A Node as its kubelet reports it once it has joined: Ready, with ``labels`` and ``allocatable``."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": labels},
+        "status": {"allocatable": allocatable, "conditions": [{"type": "Ready", "status": "True"}]},
+    }
 
 
 @contextlib.contextmanager

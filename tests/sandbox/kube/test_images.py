@@ -12,22 +12,13 @@ from sandbox.controllers.images import pull_error
 from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
 from tests.instance_facts import placement
+from tests.sandbox.kube.support import ready_node
 
-NODE = {
-    "apiVersion": "v1",
-    "kind": "Node",
-    "metadata": {
-        "name": "hyperpod-i-1",
-        "labels": {
-            "node.kubernetes.io/instance-type": "ml.p5.48xlarge",
-            "sagemaker.amazonaws.com/compute-type": "hyperpod",
-        },
-    },
-    "status": {
-        "allocatable": {"cpu": "191", "memory": "1900Gi", "vpc.amazonaws.com/efa": "32"},
-        "conditions": [{"type": "Ready", "status": "True"}],
-    },
-}
+NODE = ready_node(
+    "hyperpod-i-1",
+    {"node.kubernetes.io/instance-type": "ml.p5.48xlarge", "sagemaker.amazonaws.com/compute-type": "hyperpod"},
+    {"cpu": "191", "memory": "1900Gi", "vpc.amazonaws.com/efa": "32"},
+)
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sandbox.kube.support import one_cluster, only_pod, put
+from tests.sandbox.kube.support import IN_REGION, one_cluster, only_pod, put, ready_node
 
 CLUSTER = "mnt"
 CONFIG = {"name": "config", "configMap": {"name": "hosts"}}
-NODE = {
-    "apiVersion": "v1",
-    "kind": "Node",
-    "metadata": {"name": "hyperpod-i-1", "labels": {"topology.kubernetes.io/region": "us-east-1"}},
-    "status": {"allocatable": {"cpu": "8", "memory": "32Gi"}, "conditions": [{"type": "Ready", "status": "True"}]},
-}
+NODE = ready_node("hyperpod-i-1", IN_REGION, {"cpu": "8", "memory": "32Gi"})
 
 
 def _deployment(volumes: list[dict]) -> dict:

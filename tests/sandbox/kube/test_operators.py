@@ -10,7 +10,7 @@ import pytest
 from launchpod.domain.dependencies import objects
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.kube.support import one_cluster, only_pod, put
+from tests.sandbox.kube.support import one_cluster, only_pod, put, ready_node
 
 # The ClusterRole Launchpod installed for KubeRay before it took the upstream rules.
 OLD_RULES = [
@@ -39,15 +39,11 @@ PLURALS = {
     "Deployment": "apps/v1/deployments",
 }
 
-NODE = {
-    "apiVersion": "v1",
-    "kind": "Node",
-    "metadata": {"name": "hyperpod-i-0abc", "labels": {"sagemaker.amazonaws.com/compute-type": "hyperpod"}},
-    "status": {
-        "allocatable": {"cpu": "7910m", "memory": "30Gi", "pods": "58"},
-        "conditions": [{"type": "Ready", "status": "True"}],
-    },
-}
+NODE = ready_node(
+    "hyperpod-i-0abc",
+    {"sagemaker.amazonaws.com/compute-type": "hyperpod"},
+    {"cpu": "7910m", "memory": "30Gi", "pods": "58"},
+)
 
 
 @pytest.fixture

@@ -10,19 +10,11 @@ import pytest
 
 from sandbox.controllers import programs
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.kube.support import BUCKET, one_cluster, only_pod, put
+from tests.sandbox.kube.support import BUCKET, IN_REGION, one_cluster, only_pod, put, ready_node
 
 CLUSTER = "srv"
 DATA = [programs.Mount("/data", BUCKET, "")]
-NODE = {
-    "apiVersion": "v1",
-    "kind": "Node",
-    "metadata": {"name": "hyperpod-i-1", "labels": {"topology.kubernetes.io/region": "us-east-1"}},
-    "status": {
-        "allocatable": {"cpu": "48", "memory": "192Gi", "nvidia.com/gpu": "4"},
-        "conditions": [{"type": "Ready", "status": "True"}],
-    },
-}
+NODE = ready_node("hyperpod-i-1", IN_REGION, {"cpu": "48", "memory": "192Gi", "nvidia.com/gpu": "4"})
 
 
 def _launcher(*rest: str) -> dict:

@@ -10,17 +10,13 @@ import pytest
 
 from sandbox.controllers import training
 from sandbox.kube import KubeFleet
+from tests.sandbox.kube.support import IN_REGION, ready_node
 
 CLUSTER = "lost"
 
 
 def _node(name: str) -> dict:
-    return {
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {"name": name, "labels": {"topology.kubernetes.io/region": "us-east-1"}},
-        "status": {"allocatable": {"cpu": "8", "memory": "32Gi"}, "conditions": [{"type": "Ready", "status": "True"}]},
-    }
+    return ready_node(name, IN_REGION, {"cpu": "8", "memory": "32Gi"})
 
 
 def _job(retries: int) -> dict:

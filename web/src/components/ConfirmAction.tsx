@@ -1,8 +1,10 @@
 // The confirmation every destructive action goes through: what it does (the API's dry-run plan, asked
 // before anything is sent), an optional name typed back, and the action itself. A refusal stays in the
-// dialog with the API's words.
+// dialog with the API's words. ConfirmOperation is the same dialog for one catalog call that starts an
+// operation: the plan is that call's dry run, and confirming opens the operation it started.
 
 import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
@@ -10,10 +12,25 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
-import type { NoopView, PlanView } from '../lib/types';
+import { call, plan, type CallOptions, type OperationId } from '../lib/api';
+import type { NoopView, OperationAcceptedView, PlanView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
+
+type ConfirmActionProps = {
+  header: string;
+  action: string;
+  children?: ReactNode;
+  typeToConfirm?: string;
+  confirmLabel?: string;
+  loadPlan: () => Promise<{ data: PlanView | NoopView | object }>;
+  planDeps: unknown[];
+  planLabel?: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  ready?: boolean;
+};
 
 export default function ConfirmAction({
   header,
@@ -27,19 +44,7 @@ export default function ConfirmAction({
   onConfirm,
   onClose,
   ready = true,
-}: {
-  header: string;
-  action: string;
-  children?: ReactNode;
-  typeToConfirm?: string;
-  confirmLabel?: string;
-  loadPlan: () => Promise<{ data: PlanView | NoopView | object }>;
-  planDeps: unknown[];
-  planLabel?: string;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-  ready?: boolean;
-}) {
+}: ConfirmActionProps) {
   const [typed, setTyped] = useState('');
   const { busy, error, setError, run } = useAction();
 
@@ -78,5 +83,29 @@ export default function ConfirmAction({
         ) : null}
       </SpaceBetween>
     </Modal>
+  );
+}
+
+export function ConfirmOperation({
+  operation,
+  params,
+  options = {},
+  ...dialog
+}: Omit<ConfirmActionProps, 'loadPlan' | 'planDeps' | 'onConfirm'> & {
+  operation: OperationId;
+  params: Record<string, string>;
+  options?: CallOptions;
+}) {
+  const navigate = useNavigate();
+  return (
+    <ConfirmAction
+      {...dialog}
+      loadPlan={() => plan(operation, params, options)}
+      planDeps={[operation, JSON.stringify(params), JSON.stringify(options)]}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>(operation, params, options);
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    />
   );
 }

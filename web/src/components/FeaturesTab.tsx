@@ -23,6 +23,7 @@ import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
+import KeyValue from './KeyValue';
 import Status from './Status';
 import TeamsSection from './TeamsSection';
 import MlflowSection from './MlflowSection';
@@ -65,19 +66,10 @@ function FeatureCard({
       >
         <SpaceBetween size="s">
           <ColumnLayout columns={3} variant="text-grid">
-            <div>
-              <Box variant="awsui-key-label">Status</Box>
-              <Status value={feature.status} />
-          </div>
-          <div>
-            <Box variant="awsui-key-label">Version</Box>
-            {feature.version ?? '-'}
-          </div>
-          <div>
-            <Box variant="awsui-key-label">Blocked by</Box>
-            {(feature.blockedBy ?? []).length ? (feature.blockedBy ?? []).join('; ') : 'Nothing'}
-          </div>
-        </ColumnLayout>
+            <KeyValue label="Status"><Status value={feature.status} /></KeyValue>
+            <KeyValue label="Version">{feature.version ?? '-'}</KeyValue>
+            <KeyValue label="Blocked by">{(feature.blockedBy ?? []).length ? (feature.blockedBy ?? []).join('; ') : 'Nothing'}</KeyValue>
+          </ColumnLayout>
         {feature.note ? <Box variant="small">{feature.note}</Box> : null}
         {feature.changedWith ? <Box variant="small">Changed with {feature.changedWith}.</Box> : null}
         {feature.name === 'taskGovernance' && feature.status === 'ACTIVE' ? <TeamsSection cluster={cluster} /> : null}
@@ -123,12 +115,11 @@ function GrafanaField({
   const url = grafanaUrlOf(feature);
   if (url) {
     return (
-      <div>
-        <Box variant="awsui-key-label">Dashboards</Box>
+      <KeyValue label="Dashboards">
         <CloudscapeLink external href={url}>
           Cluster dashboard in Amazon Managed Grafana
         </CloudscapeLink>
-      </div>
+      </KeyValue>
     );
   }
   if (feature.enabled) {

@@ -38,6 +38,7 @@ import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
 import EndpointSharingFields, { partitionChoices } from './EndpointSharingFields';
+import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
@@ -342,29 +343,16 @@ function Detail({
     >
       <SpaceBetween size="l">
         <ColumnLayout columns={4} variant="text-grid">
-          <div>
-            <Box variant="awsui-key-label">Status</Box>
-            <Status value={endpoint.status} />
-          </div>
-          <div>
-            <Box variant="awsui-key-label">Model</Box>
-            {endpoint.model ?? '-'}
-          </div>
-          <div>
-            <Box variant="awsui-key-label">Instance type</Box>
-            {endpoint.instanceType ?? '-'}
-          </div>
-          <div>
-            <Box variant="awsui-key-label">Scaling</Box>
-            {endpoint.scaling ?? 'manual'}
-          </div>
+          <KeyValue label="Status"><Status value={endpoint.status} /></KeyValue>
+          <KeyValue label="Model">{endpoint.model ?? '-'}</KeyValue>
+          <KeyValue label="Instance type">{endpoint.instanceType ?? '-'}</KeyValue>
+          <KeyValue label="Scaling">{endpoint.scaling ?? 'manual'}</KeyValue>
           {endpoint.metrics ? (
-            <div>
-              <Box variant="awsui-key-label">Metrics</Box>
+            <KeyValue label="Metrics">
               {endpoint.metrics.enabled
                 ? `every ${endpoint.metrics.scrapeIntervalSeconds} s from port ${endpoint.metrics.port} ${endpoint.metrics.path}`
                 : 'not collected'}
-            </div>
+            </KeyValue>
           ) : null}
         </ColumnLayout>
         {endpoint.message ? <Box color="text-status-warning">{endpoint.message}</Box> : null}

@@ -31,6 +31,7 @@ import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ConfirmAction from './ConfirmAction';
 import { NcclDiagnosis } from './Diagnoses';
 import ErrorAlert from './ErrorAlert';
+import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
 import Status from './Status';
 
@@ -345,8 +346,7 @@ function JobDetail({
         {failure ? <ErrorAlert error={failure} /> : null}
         {view ? (
           <ColumnLayout columns={4} variant="text-grid">
-            <div data-testid="job-status">
-              <Box variant="awsui-key-label">Status</Box>
+            <KeyValue label="Status" testId="job-status">
               <Status value={view.status} />
               {view.reason ? <Box variant="small" display="block">{view.reason}</Box> : null}
               {view.status === 'Queued' && view.message ? (
@@ -354,25 +354,15 @@ function JobDetail({
                   Waiting: {view.message}
                 </Box>
               ) : null}
-            </div>
-            <div>
-              <Box variant="awsui-key-label">Recipe</Box>
-              {view.recipe ?? 'custom image'} ({view.kind}) on {view.instanceType ?? '-'}
-            </div>
-            <div>
-              <Box variant="awsui-key-label">Restart budget</Box>
+            </KeyValue>
+            <KeyValue label="Recipe">{view.recipe ?? 'custom image'} ({view.kind}) on {view.instanceType ?? '-'}</KeyValue>
+            <KeyValue label="Restart budget">
               {budget
                 ? `${budget.processRestarts} process, ${budget.fullJobRestarts} full; ${budget.retriesUsed} used, ${budget.retriesLeft ?? '-'} left`
                 : 'not a HyperPodPyTorchJob'}
-            </div>
-            <div>
-              <Box variant="awsui-key-label">Hang detections</Box>
-              {view.hangDetections}
-            </div>
-            <div data-testid="job-mlflow">
-              <Box variant="awsui-key-label">MLflow</Box>
-              <MlflowLink mlflow={view.mlflow ?? null} />
-            </div>
+            </KeyValue>
+            <KeyValue label="Hang detections">{view.hangDetections}</KeyValue>
+            <KeyValue label="MLflow" testId="job-mlflow"><MlflowLink mlflow={view.mlflow ?? null} /></KeyValue>
           </ColumnLayout>
         ) : (
           <Box>Loading</Box>

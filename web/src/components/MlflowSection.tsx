@@ -3,7 +3,6 @@
 // https://docs.aws.amazon.com/sagemaker/latest/dg/mlflow-create-tracking-server.html
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
@@ -16,12 +15,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
 import type { components } from '../api/schema';
-import { ApiError, call, plan } from '../lib/api';
-import type { OperationAcceptedView } from '../lib/types';
+import { ApiError, call } from '../lib/api';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 
 type MlflowView = components['schemas']['MlflowView'];
@@ -38,24 +36,20 @@ function serverStatus(status: string) {
 const SERVER = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
 
 function SetUp({ cluster, current, onClose }: { cluster: string; current: MlflowView | null; onClose: () => void }) {
-  const navigate = useNavigate();
   const [server, setServer] = useState('');
   const [size, setSize] = useState(SIZES[0]);
   const valid = !server || SERVER.test(server);
   const body = { ...(server ? { trackingServerName: server } : {}), size: size.value };
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={current ? 'Change the MLflow tracking server' : 'Set up MLflow'}
       action={current ? 'Change server' : 'Set up'}
       ready={valid}
-      loadPlan={() => plan('configure_mlflow', { name: cluster }, { body })}
-      planDeps={[cluster, server, size.value]}
+      operation="configure_mlflow"
+      params={{ name: cluster }}
+      options={{ body }}
       planLabel="What it does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('configure_mlflow', { name: cluster }, { body });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <Box>
         Jobs submitted afterwards log their runs to it. A new server keeps its artifacts under mlflow/ in the shared
@@ -80,7 +74,7 @@ function SetUp({ cluster, current, onClose }: { cluster: string; current: Mlflow
           ariaLabel="Size of a new server"
         />
       </FormField>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 

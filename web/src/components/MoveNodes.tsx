@@ -3,7 +3,6 @@
 // API's dry run shows which nodes and pods, before anything is drained.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -13,10 +12,10 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import type { components } from '../api/schema';
-import { call, plan } from '../lib/api';
-import type { InstanceGroupListView, InstanceGroupView, OperationAcceptedView } from '../lib/types';
+import { call } from '../lib/api';
+import type { InstanceGroupListView, InstanceGroupView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 
 type NodeView = components['schemas']['NodeView'];
@@ -26,11 +25,42 @@ function label(group: InstanceGroupView) {
   return { value: group.instanceGroup, label: group.instanceGroup, description: `${group.instanceType} · ${group.currentCount} of ${group.targetCount}${plan}` };
 }
 
+// One of the cluster's groups (``groups`` undefined while they load), offered but for ``except``.
+function GroupSelect({
+  name,
+  placeholder,
+  groups,
+  except,
+  value,
+  onChange,
+  empty,
+}: {
+  name: string;
+  placeholder: string;
+  groups: InstanceGroupView[] | undefined;
+  except?: string;
+  value: string;
+  onChange: (group: string) => void;
+  empty?: string;
+}) {
+  const chosen = groups?.find((g) => g.instanceGroup === value);
+  return (
+    <Select
+      ariaLabel={name}
+      placeholder={placeholder}
+      statusType={groups ? 'finished' : 'loading'}
+      loadingText="Loading the cluster's groups"
+      selectedOption={chosen ? label(chosen) : null}
+      options={(groups ?? []).filter((g) => g.instanceGroup !== except).map(label)}
+      onChange={({ detail }) => onChange(detail.selectedOption.value ?? '')}
+      empty={empty}
+    />
+  );
+}
+
 // Moves ``nodes`` (all of one group) or, with none, ``count`` nodes of a group chosen here.
 export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
-  const navigate = useNavigate();
   const { data, error } = useFetch(() => call<InstanceGroupListView>('list_instance_groups', { name: cluster }), [cluster]);
-  const groups = data?.items ?? [];
   const named = nodes.length > 0;
   const [source, setSource] = useState<string>(named ? nodes[0].instanceGroup : '');
   const [target, setTarget] = useState<string>('');
@@ -45,20 +75,16 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
     acknowledgeDataLoss: true,
   };
   const ready = Boolean(source && target && acknowledged && (named || validCount));
-  const chosen = (name: string) => groups.find((g) => g.instanceGroup === name);
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={named ? `Move ${nodes.length} node${nodes.length === 1 ? '' : 's'}?` : 'Move nodes?'}
       action="Move nodes"
       ready={ready}
-      loadPlan={() => plan('move_nodes', { name: cluster }, { body })}
-      planDeps={[cluster, JSON.stringify(body)]}
+      operation="move_nodes"
+      params={{ name: cluster }}
+      options={{ body }}
       planLabel="What the move does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data: answer } = await call<OperationAcceptedView>('move_nodes', { name: cluster }, { body });
-        navigate(`/operations/${encodeURIComponent(answer.operation.id)}`);
-      }}
     >
       <ErrorAlert error={error} />
       {named ? (
@@ -68,15 +94,7 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
       ) : (
         <SpaceBetween direction="horizontal" size="m">
           <FormField label="From group">
-            <Select
-              ariaLabel="From group"
-              placeholder="Choose a group"
-              statusType={data ? 'finished' : 'loading'}
-              loadingText="Loading the cluster's groups"
-              selectedOption={chosen(source) ? label(chosen(source) as InstanceGroupView) : null}
-              options={groups.map(label)}
-              onChange={({ detail }) => setSource(detail.selectedOption.value ?? '')}
-            />
+            <GroupSelect name="From group" placeholder="Choose a group" groups={data?.items} value={source} onChange={setSource} />
           </FormField>
           <FormField label="How many nodes" constraintText="1 to 50; the Running ones with the fewest pods">
             <Input ariaLabel="How many nodes" type="number" value={count} invalid={!validCount} onChange={({ detail }) => setCount(detail.value)} />
@@ -84,14 +102,13 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
         </SpaceBetween>
       )}
       <FormField label="To group" description="The nodes join it with its configuration; their instance and capacity stay.">
-        <Select
-          ariaLabel="To group"
+        <GroupSelect
+          name="To group"
           placeholder="Choose the target group"
-          statusType={data ? 'finished' : 'loading'}
-          loadingText="Loading the cluster's groups"
-          selectedOption={chosen(target) ? label(chosen(target) as InstanceGroupView) : null}
-          options={groups.filter((g) => g.instanceGroup !== source).map(label)}
-          onChange={({ detail }) => setTarget(detail.selectedOption.value ?? '')}
+          groups={data?.items}
+          except={source}
+          value={target}
+          onChange={setTarget}
           empty="No other instance group"
         />
       </FormField>
@@ -102,6 +119,6 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
       <Checkbox checked={acknowledged} onChange={({ detail }) => setAcknowledged(detail.checked)}>
         I understand the nodes' EBS data is lost
       </Checkbox>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }

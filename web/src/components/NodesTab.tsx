@@ -26,7 +26,7 @@ import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
 import MoveNodes from './MoveNodes';
@@ -68,7 +68,6 @@ const CHECKS = [
 
 // Deep health checks on demand (SageMaker StartClusterHealthCheck) for the selected nodes, by group.
 function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
-  const navigate = useNavigate();
   const [checks, setChecks] = useState<string[]>(['InstanceStress']);
   const groups = Array.from(new Set(nodes.map((n) => n.instanceGroup)));
   const targets = groups.map((group) => ({
@@ -77,18 +76,15 @@ function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: Nod
   }));
   const body = { targets, checks };
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Run health checks on ${nodes.length} node${nodes.length === 1 ? '' : 's'}?`}
       action="Run health checks"
       ready={checks.length > 0}
-      loadPlan={() => plan('start_health_check', { name: cluster }, { body })}
-      planDeps={[cluster, JSON.stringify(body)]}
+      operation="start_health_check"
+      params={{ name: cluster }}
+      options={{ body }}
       planLabel="What the health checks do"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('start_health_check', { name: cluster }, { body });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <Box>{nodes.map((n) => n.nodeId).join(', ')}</Box>
       <Alert type="warning">
@@ -109,7 +105,7 @@ function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: Nod
           </Checkbox>
         ))}
       </SpaceBetween>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 

@@ -3,18 +3,14 @@
 // https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_UpdateClusterSoftware.html
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Multiselect from '@cloudscape-design/components/multiselect';
 
-import { call, plan } from '../lib/api';
-import type { OperationAcceptedView } from '../lib/types';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 
 export default function SoftwareUpdate({ cluster, groups, onClose }: { cluster: string; groups: string[]; onClose: () => void }) {
-  const navigate = useNavigate();
   const [chosen, setChosen] = useState<string[]>([]);
   const [percent, setPercent] = useState('25');
   const [wait, setWait] = useState('300');
@@ -28,18 +24,15 @@ export default function SoftwareUpdate({ cluster, groups, onClose }: { cluster: 
   };
   const options = groups.map((g) => ({ value: g, label: g }));
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Update the software of ${cluster}`}
       action="Start update"
       ready={valid}
-      loadPlan={() => plan('update_software', { name: cluster }, { body })}
-      planDeps={[cluster, JSON.stringify(body)]}
+      operation="update_software"
+      params={{ name: cluster }}
+      options={{ body }}
       planLabel="What the update does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('update_software', { name: cluster }, { body });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <Alert type="warning">
         Each batch of nodes is taken out of service, patched to the latest HyperPod software and brought back. Pods on
@@ -66,6 +59,6 @@ export default function SoftwareUpdate({ cluster, groups, onClose }: { cluster: 
       >
         <Input type="number" value={wait} onChange={({ detail }) => setWait(detail.value)} ariaLabel="Pause between batches" />
       </FormField>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }

@@ -12,15 +12,15 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 
-import ConfirmAction from '../components/ConfirmAction';
+import { ConfirmOperation } from '../components/ConfirmAction';
 import ErrorAlert from '../components/ErrorAlert';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Link from '../components/Link';
 import Status from '../components/Status';
-import { api, call, plan } from '../lib/api';
+import { api } from '../lib/api';
 import { formatTime, statusLabel } from '../lib/format';
-import type { ClusterView, OperationAcceptedView } from '../lib/types';
+import type { ClusterView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -42,22 +42,18 @@ const NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
 // An EKS cluster made outside Launchpod: Launchpod's role gets an access entry, the API is reached, and the
 // cluster is listed as imported. The plan says which of those it would do.
 function ImportCluster({ onClose }: { onClose: () => void }) {
-  const navigate = useNavigate();
   const [name, setName] = useState('');
   const valid = name.length <= 63 && NAME.test(name);
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header="Import an EKS cluster"
       action="Import"
       ready={valid}
-      loadPlan={() => plan('import_cluster', {}, { body: { name } })}
-      planDeps={[name]}
+      operation="import_cluster"
+      params={{}}
+      options={{ body: { name } }}
       planLabel="What the import does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('import_cluster', {}, { body: { name } });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <FormField
         label="EKS cluster name"
@@ -66,7 +62,7 @@ function ImportCluster({ onClose }: { onClose: () => void }) {
       >
         <Input value={name} onChange={({ detail }) => setName(detail.value.trim())} ariaLabel="EKS cluster name" placeholder="my-eks-cluster" />
       </FormField>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 
