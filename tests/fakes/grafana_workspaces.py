@@ -1,6 +1,6 @@
 """Amazon Managed Grafana workspaces in memory (usecases.ports.GrafanaWorkspaces): CreateWorkspace answers a
-workspace CREATING, which is ACTIVE when described (as AMG's is minutes later); DeleteWorkspace leaves it
-DELETING, and the next look finds it gone."""
+workspace CREATING, which is ACTIVE once described or after ``activate`` (as AMG's is minutes later);
+DeleteWorkspace leaves it DELETING, and the next look finds it gone."""
 
 from __future__ import annotations
 
@@ -53,6 +53,11 @@ class GrafanaWorkspaces:
         if found["status"] == "CREATING":
             found["status"] = "ACTIVE"
         return dict(found)
+
+    def activate(self) -> None:
+        for w in self.workspaces.values():
+            if w["status"] == "CREATING":
+                w["status"] = "ACTIVE"
 
     def delete(self, workspace_id: str) -> None:
         if workspace_id in self.workspaces:

@@ -50,7 +50,12 @@ class HyperPodObservabilityRequest(Contract):
                 {
                     "title": "Off",
                     "type": "object",
-                    "properties": {"enabled": {"const": False}, "grafanaWorkspaceArn": ABSENT},
+                    "properties": {
+                        "enabled": {"const": False},
+                        "grafanaWorkspaceArn": ABSENT,
+                        "createGrafanaWorkspace": ABSENT,
+                        "grafanaAuthentication": ABSENT,
+                    },
                 },
             ]
         )
@@ -66,11 +71,33 @@ class HyperPodObservabilityRequest(Contract):
         description="an existing Amazon Managed Grafana workspace for its dashboards",
     )
 
+    createGrafanaWorkspace: bool | None = Field(
+        default=None,
+        description="have Launchpod create an Amazon Managed Grafana workspace for its dashboards (reading the"
+        " Prometheus workspace with a role Launchpod makes), deleted when the feature is turned off",
+    )
+    grafanaAuthentication: Literal["SAML", "AWS_SSO"] | None = Field(
+        default=None,
+        description="how people sign in to the workspace Launchpod creates: SAML (the default; set your identity"
+        " provider in the workspace afterwards) or AWS_SSO (needs IAM Identity Center in the account)",
+    )
+
     @model_validator(mode="after")
     def _grafana_only_when_on(self) -> HyperPodObservabilityRequest:
         if not self.enabled and self.grafanaWorkspaceArn is not None:
             raise ValueError("grafanaWorkspaceArn applies only with enabled true")
+        if not self.enabled and (self.createGrafanaWorkspace or self.grafanaAuthentication):
+            raise ValueError("createGrafanaWorkspace and grafanaAuthentication apply only with enabled true")
+        if self.createGrafanaWorkspace and self.grafanaWorkspaceArn is not None:
+            raise ValueError("give grafanaWorkspaceArn (an existing workspace) or createGrafanaWorkspace, not both")
+        if self.grafanaAuthentication and not self.createGrafanaWorkspace:
+            raise ValueError("grafanaAuthentication applies only with createGrafanaWorkspace true")
         return self
+
+    @property
+    def grafana_sign_in(self) -> str | None:
+        """The sign-in of the Grafana workspace to create; None when none is to be created."""
+        return (self.grafanaAuthentication or "SAML") if self.createGrafanaWorkspace else None
 
 
 class TieredCheckpointingRequest(Contract):
