@@ -25,7 +25,7 @@ import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
 import { formatTime } from '../lib/format';
 import { useAction } from '../lib/useAction';
-import { TRAINING } from '../lib/metrics';
+import { trainingExpected } from '../lib/metrics';
 import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
@@ -423,7 +423,7 @@ function JobDetail({
         params={{ name: cluster, jobName: job }}
         query={view?.namespace ? { namespace: view.namespace } : undefined}
         title="GPU use of the job's nodes, its loss and throughput"
-        expect={TRAINING}
+        expect={view ? trainingExpected(Boolean(view.mlflow)) : []}
       />
       <Table
         wrapLines

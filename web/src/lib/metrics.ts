@@ -56,6 +56,19 @@ export const TRAINING: Unlogged[] = [
   },
 ];
 
+/** What a job's page expects it to log: with no MLflow tracking server to log to (the cluster had none when the job
+ * was submitted), the hints say to set one up first. */
+export function trainingExpected(logsToMlflow: boolean): Unlogged[] {
+  if (logsToMlflow) return TRAINING;
+  const first =
+    'This job logs to no MLflow tracking server (the cluster had none when it was submitted): set one up in the' +
+    " cluster's Features tab and submit the job again, then log";
+  return [
+    { ...TRAINING[0], hint: `${first} loss at each step.` },
+    { ...TRAINING[1], hint: `${first} tokens_per_second at each step.` },
+  ];
+}
+
 /** The expected metrics the answer has no series of, in the order expected. */
 export function unlogged(series: MetricSeriesView[], expected: Unlogged[]): Unlogged[] {
   const present = new Set(series.map((s) => s.metric));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { components } from '../../api/schema';
-import { TRAINING, formatValue, throughputTitle, unlogged } from '../metrics';
+import { TRAINING, formatValue, throughputTitle, trainingExpected, unlogged } from '../metrics';
 
 type MetricSeriesView = components['schemas']['MetricSeriesView'];
 
@@ -20,6 +20,13 @@ describe("a training job's charts", () => {
   it('says nothing is missing once the job logs its loss and throughput', () => {
     const logged = [series('loss', 'loss'), series('throughput', 'tokens/s', { key: 'tokens_per_second' })];
     expect(unlogged(logged, TRAINING)).toEqual([]);
+  });
+
+  it('tells a job with no MLflow tracking server to set one up before logging', () => {
+    const [loss, throughput] = unlogged([], trainingExpected(false));
+    expect(loss.hint).toContain('logs to no MLflow tracking server');
+    expect(throughput.hint).toContain('tokens_per_second');
+    expect(trainingExpected(true)).toBe(TRAINING);
   });
 
   it('names the key a throughput was logged as, with its unit', () => {
