@@ -44,6 +44,7 @@ VALUES = {
     "Account": ACCOUNT,
     "ClusterName": "c1",
     "WorkspaceId": "ws-1",
+    "ResourceId": "g-0123456789",  # an Amazon Managed Grafana workspace
     "TopicName": "launchpod-notifications",
     "AddonName": "coredns",
     "IamIdentityType": "role",
@@ -333,6 +334,7 @@ SLR_EXAMPLE = ("eks", "CreateCluster", {"name": "c1", "roleArn": ROLE}, ())
 SLR_NAME = "aws-service-role/eks.amazonaws.com/AWSServiceRoleForAmazonEKS"
 EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
 EXAMPLES["aps:DescribeWorkspace"] = ("aps", "DescribeWorkspace", {"workspaceId": "ws-1"}, ())
+EXAMPLES["grafana:DeleteWorkspace"] = ("grafana", "DeleteWorkspace", {"workspaceId": "g-0123456789"}, ())
 
 # (action, resource type) -> why the sandbox does not fill it from the request. An entry ending in
 # "(resolved)" is one AWS resolves from IDs the request gives, which the sandbox does not do.
