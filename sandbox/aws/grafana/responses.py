@@ -15,8 +15,8 @@ from moto import backend_index
 from moto.core.base_backend import BackendDict, BaseBackend
 from moto.core.responses import BaseResponse
 
-from sandbox.aws import grafana
 from sandbox.aws.core import once
+from sandbox.aws.grafana import workspaces as grafana
 
 SERVICE = "grafana"
 url_bases = [r"https?://grafana\.(.+)\.amazonaws\.com"]
