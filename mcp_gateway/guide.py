@@ -115,7 +115,8 @@ WHEN: dict[str, str] = {
     "delete_space": "Delete a Space (its /data stays); confirm: the Space's name again.",
     "get_cluster_gpu_metrics": "Is the cluster's GPU capacity used? Utilisation per group, idle GPUs (numbers).",
     "get_node_metrics": "One node's GPU use, memory, power, XID and EFA as min/avg/max/last.",
-    "get_job_metrics": "Is a job using its GPUs? Its nodes' GPU use and memory; its loss from MLflow.",
+    "get_job_metrics": "Is a job using its GPUs, is it learning, how fast? Its nodes' GPU use and memory; its loss and"
+    " throughput (tokens/s) from MLflow.",
     "get_endpoint_metrics": "An endpoint's request rate, latency p50/p95, time to first token, tokens/s.",
     "list_idle_capacity": "Which GPU nodes sit idle, how long, and what they cost per hour.",
 }

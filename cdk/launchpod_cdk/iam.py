@@ -73,6 +73,7 @@ def _pattern_key(action: str) -> str | None:
         "s3": "s3",
         "logs": "container-logs",
         "aps": "aps",
+        "grafana": "grafana",
     }.get(service)
 
 

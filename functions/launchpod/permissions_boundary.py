@@ -190,6 +190,21 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Resource": f"arn:{p}:aps:*:{a}:workspace/*",
             },
             {
+                # The Amazon Managed Grafana workspace role Launchpod makes reads those workspaces
+                # (launchpod.domain.hyperpod_observability.grafana_policy scopes its queries to one).
+                "Sid": "MetricsDashboards",
+                "Effect": "Allow",
+                "Action": [
+                    "aps:ListWorkspaces",
+                    "aps:DescribeWorkspace",
+                    "aps:QueryMetrics",
+                    "aps:GetLabels",
+                    "aps:GetSeries",
+                    "aps:GetMetricMetadata",
+                ],
+                "Resource": "*",
+            },
+            {
                 "Sid": "InferenceCertificates",
                 "Effect": "Allow",
                 "Action": "s3:PutObjectTagging",

@@ -73,6 +73,7 @@ def install(time_scale: float) -> None:
         eks,
         eventbridge,
         faults,
+        grafana,
         iam,
         logs,
         mlflow,
@@ -100,3 +101,4 @@ def install(time_scale: float) -> None:
         listing.install()  # IAM's ListRoles pages stay put while roles are deleted
         logs.install()
         mlflow.install()  # SageMaker's managed MLflow tracking servers (moto has none)
+        grafana.install()  # Amazon Managed Grafana workspaces (moto has no grafana service)

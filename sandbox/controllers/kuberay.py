@@ -24,6 +24,7 @@ from sandbox.controllers.training_pods import (
     _place,
     _pod,
     _Run,
+    _tokens_per_second,
     _write,
     training_state,
 )
@@ -131,9 +132,12 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             emulator,
             submitter,
             f"(TaskRunner pid=212) step:{run.step} - critic/score/mean:{round(0.1 + run.step * 0.015, 3)} "
-            f"- actor/pg_loss:{_loss(run.step)}\n",
+            f"- actor/pg_loss:{_loss(run.step)} - perf/throughput:{_tokens_per_second(run.step)}\n",
         )
-        mlflow.log_step(job, run.step, {"actor/pg_loss": _loss(run.step)})
+        # perf/throughput: verl's tokens per second per GPU (verl/trainer/ppo/metric_utils.py,
+        # compute_throughout_metrics: total tokens / (step time x GPUs))
+        logged = {"actor/pg_loss": _loss(run.step), "perf/throughput": _tokens_per_second(run.step)}
+        mlflow.log_step(job, run.step, logged)
     if run.step < settings.steps:
         return
     _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")

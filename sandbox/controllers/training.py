@@ -54,6 +54,7 @@ from sandbox.controllers.training_pods import (  # re-exported: the controls and
     _place,
     _pod,
     _Run,
+    _tokens_per_second,
     _write,
     training_container,
     training_state,
@@ -352,8 +353,9 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
     while not run.hung and run.step < limit and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
         run.last_step_at += settings.log_interval
-        line = f"[rank0] step {run.step}/{settings.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
-        mlflow.log_step(job, run.step, {"loss": _loss(run.step), "learning_rate": 2e-05})  # the plugin's run
+        logged = {"loss": _loss(run.step), "learning_rate": 2e-05, "tokens_per_second": _tokens_per_second(run.step)}
+        line = f"[rank0] step {run.step}/{settings.steps} {logged}\n"
+        mlflow.log_step(job, run.step, logged)  # the plugin's run
         extra = "".join(
             f"[rank0] step {run.step} batch {i}/{settings.lines_per_step - 1} t={time.time():.6f}\n"
             for i in range(1, settings.lines_per_step)

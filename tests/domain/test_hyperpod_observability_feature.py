@@ -88,3 +88,76 @@ def test_the_view_shows_the_workspace_and_the_grafana_dashboard_it_writes_to():
     assert ("Amazon Managed Prometheus workspace", WORKSPACE) in {(o.kind, o.name) for o in view.objects}
     off = _view({})
     assert not off.enabled and off.status == "DISABLED" and "launchpod-c1-metrics" in (off.note or "")
+
+
+OUR_GRAFANA = {
+    "id": "g-0123456789",
+    "arn": "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-0123456789",
+    "status": "ACTIVE",
+    "authentication": {"providers": ["SAML"], "samlConfigurationStatus": "NOT_CONFIGURED"},
+}
+
+
+def _grafana_steps(body: dict, addons: dict, grafana: dict | None = None) -> list[tuple[str, str]]:
+    request = UpdateFeaturesInput(name="c1", hyperpodObservability=body)
+    real = features.RealState(
+        cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None, grafana=grafana
+    )
+    return [(s.action, s.target) for s in features.plan(request, real).steps]
+
+
+def test_asked_to_create_grafana_the_plan_adds_its_role_and_workspace_before_the_add_on_signing_in_with_saml():
+    request = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": True, "createGrafanaWorkspace": True})
+    real = features.RealState(cluster="c1", addons={}, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
+    planned = features.plan(request, real).steps
+    assert [(s.action, s.target) for s in planned] == [
+        ("create", "Amazon Managed Prometheus workspace launchpod-c1-metrics"),
+        ("create", "IAM role launchpod-c1-hp-observability"),
+        ("create", "IAM role launchpod-c1-grafana"),
+        ("create", "Amazon Managed Grafana workspace launchpod-c1-grafana"),
+        ("create", f"EKS add-on {ADDON} v1.0.5-eksbuild.1"),
+    ]
+    assert "sign-in SAML" in planned[3].reason and "amgWorkspace" in planned[4].reason
+    sso = {"enabled": True, "createGrafanaWorkspace": True, "grafanaAuthentication": "AWS_SSO"}
+    assert (
+        "sign-in AWS_SSO"
+        in features.plan(UpdateFeaturesInput(name="c1", hyperpodObservability=sso), real).steps[3].reason
+    )
+    # on already: NOOP, as for an existing workspace's ARN (Grafana is chosen when the feature is turned on)
+    assert _grafana_steps({"enabled": True, "createGrafanaWorkspace": True}, {ADDON: {"status": "ACTIVE"}}) == []
+
+
+def test_turning_it_off_deletes_the_grafana_workspace_launchpod_made_and_its_role():
+    ours = {ADDON: {"status": "ACTIVE", "tags": OURS}}
+    assert _grafana_steps({"enabled": False}, ours, OUR_GRAFANA)[2:] == [
+        ("delete", "Amazon Managed Grafana workspace launchpod-c1-grafana"),
+        ("delete", "IAM role launchpod-c1-grafana"),
+    ]
+    assert len(_grafana_steps({"enabled": False}, ours)) == 2  # none made: the add-on and its role only
+
+
+def test_grafana_creation_options_are_refused_where_they_cannot_apply():
+    for body, words in (
+        ({"enabled": False, "createGrafanaWorkspace": True}, "apply only with enabled true"),
+        ({"enabled": True, "createGrafanaWorkspace": True, "grafanaWorkspaceArn": GRAFANA}, "not both"),
+        ({"enabled": True, "grafanaAuthentication": "SAML"}, "only with createGrafanaWorkspace true"),
+        ({"enabled": True, "createGrafanaWorkspace": True, "grafanaAuthentication": "OIDC"}, "SAML"),
+    ):
+        with pytest.raises(ValidationError, match=words):
+            UpdateFeaturesInput(name="c1", hyperpodObservability=body)
+
+
+def test_the_view_shows_the_grafana_workspace_launchpod_made_and_that_its_sign_in_is_not_set_up_yet():
+    real = features.RealState(
+        cluster="c1",
+        addons={ADDON: {"status": "ACTIVE", "tags": OURS}},
+        hyperpod=None,
+        checkpoint_account=None,
+        checkpoint_role=None,
+        grafana=OUR_GRAFANA,
+    )
+    view = next(v for v in features.views(real) if v.name == "hyperpodObservability")
+    assert ("Amazon Managed Grafana workspace", OUR_GRAFANA["arn"], "ACTIVE") in {
+        (o.kind, o.name, o.state) for o in view.objects
+    }
+    assert str(view.settings["grafanaSignIn"]).startswith("SAML (not configured: give the workspace your identity")

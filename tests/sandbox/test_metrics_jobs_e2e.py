@@ -1,10 +1,12 @@
 """GPU metrics of the shared jobs cluster through the API, from the HyperPod observability add-on's workspace
 (without it: tests/usecases/test_metrics.py): a job's GPU utilisation rises while it trains and falls
-after it ends; the node it ran on reports memory and power; and a node nothing ran on shows as idle with its
-instance type's hourly price."""
+after it ends; the node it ran on reports memory and power; a node nothing ran on shows as idle with its
+instance type's hourly price; and the feature can create its Amazon Managed Grafana workspace (refused with
+IAM Identity Center's absence for AWS_SSO, made with SAML) and deletes it when turned off."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -12,7 +14,7 @@ from launchpod.domain.metrics.prices import USD_PER_HOUR
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
-from tests.sandbox.metrics_support import metrics, observability_on, series
+from tests.sandbox.metrics_support import ADDON, metrics, observability_on, series
 
 pytestmark = pytest.mark.e2e
 
@@ -94,3 +96,48 @@ def test_a_node_nothing_runs_on_shows_as_idle_with_its_cost(sandbox, cluster):
     (group,) = series(gpu, "gpuUtilization")
     assert group["labels"] == {"instanceGroup": "gpu"}
     assert series(gpu, "idleGpus")[0]["summary"]["last"] >= 8
+
+
+def _observability(sandbox, body: dict) -> dict:
+    with sandbox.client() as c:
+        response = c.patch(f"/api/clusters/{NAME}/features", json={"hyperpodObservability": body})
+    assert response.status_code == 202, response.text
+    return sandbox.wait_operation(response.json()["operation"]["id"], timeout=180)
+
+
+def _feature(sandbox) -> dict:
+    with sandbox.client("viewer") as c:
+        items = c.get(f"/api/clusters/{NAME}/features").json()["items"]
+    return next(f for f in items if f["name"] == "hyperpodObservability")
+
+
+def test_the_feature_creates_its_grafana_workspace_when_asked_and_deletes_it_when_turned_off(sandbox, cluster):
+    grafana, name = sandbox.aws("grafana"), f"launchpod-{NAME}-grafana"
+    observability_on(sandbox, NAME)
+    try:
+        assert _observability(sandbox, {"enabled": False})["status"] == "SUCCEEDED"
+        sso = {"enabled": True, "createGrafanaWorkspace": True, "grafanaAuthentication": "AWS_SSO"}
+        failed = _observability(sandbox, sso)
+        assert failed["status"] == "FAILED" and "IAM Identity Center is not enabled" in failed["message"], failed
+        assert "use SAML" in failed["message"]
+
+        done = _observability(sandbox, {"enabled": True, "createGrafanaWorkspace": True})
+        assert done["status"] == "SUCCEEDED", done
+        (workspace,) = [w for w in grafana.list_workspaces()["workspaces"] if w.get("name") == name]
+        assert workspace["status"] == "ACTIVE" and workspace["authentication"]["providers"] == ["SAML"]
+        feature = _feature(sandbox)
+        objects = {(o["kind"], o["state"]) for o in feature["objects"]}
+        assert ("Amazon Managed Grafana workspace", "ACTIVE") in objects
+        assert feature["settings"]["grafanaUrl"].startswith(f"https://{workspace['id']}.grafana-workspace.")
+        assert feature["settings"]["grafanaSignIn"].startswith("SAML (not configured")
+        addon = sandbox.aws("eks").describe_addon(clusterName=NAME, addonName=ADDON)["addon"]
+        given = json.loads(addon["configurationValues"])["amgWorkspace"]
+        assert given["arn"].endswith(f"/workspaces/{workspace['id']}")
+
+        assert _observability(sandbox, {"enabled": False})["status"] == "SUCCEEDED"
+        left = [w["status"] for w in grafana.list_workspaces()["workspaces"] if w.get("name") == name]
+        assert left in ([], ["DELETING"])
+        roles = sandbox.aws("iam").list_roles()["Roles"]
+        assert name not in {r["RoleName"] for r in roles}
+    finally:
+        observability_on(sandbox, NAME)  # as the module's other tests expect it

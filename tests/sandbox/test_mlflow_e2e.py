@@ -2,8 +2,9 @@
 name is 422 and a viewer may not make one; PUT starts configure-mlflow, whose phases make the role
 and the server (artifacts under mlflow/ in the shared bucket, a role SageMaker may assume) and follow it
 to Created; the same PUT again is NOOP, dryRun plans without starting; a job submitted then
-gets MLFLOW_TRACKING_URI (the server's ARN) and MLFLOW_EXPERIMENT_NAME, logs a run with a loss per step,
-and its view links that run through a presigned URL; a server being deleted cannot be picked."""
+gets MLFLOW_TRACKING_URI (the server's ARN) and MLFLOW_EXPERIMENT_NAME, logs a run with a loss and a
+throughput per step (its metrics read both back), and its view links that run through a presigned URL; a
+server being deleted cannot be picked."""
 
 from __future__ import annotations
 
@@ -136,6 +137,13 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_ru
     [loss] = [s for s in metrics.json()["series"] if s["metric"] == "loss"]
     assert loss["labels"] == {"source": "mlflow", "run": run["runId"]}
     assert [v for _, v in loss["points"]] == [p["value"] for p in run["metrics"]["loss"]]
+    # and its throughput, logged by the trainer at every step under the first key Launchpod reads
+    [throughput] = [s for s in metrics.json()["series"] if s["metric"] == "throughput"]
+    assert throughput["unit"] == "tokens/s"
+    assert throughput["labels"] == {"source": "mlflow", "run": run["runId"], "key": "tokens_per_second"}
+    logged = [p["value"] for p in run["metrics"]["tokens_per_second"]]
+    assert [v for _, v in throughput["points"]] == logged and len(logged) == len(steps)
+    assert throughput["summary"]["last"] > logged[0] > 0  # faster after the first steps' warm-up
     with sandbox.client("operator") as c:
         c.delete(f"/api/clusters/{NAME}/jobs/{job}", params={"confirm": job})
 

@@ -181,25 +181,24 @@ def test_a_container_endpoint_is_read_by_vllms_names_and_an_operator_endpoint_by
     assert any(q.startswith("histogram_quantile(0.95, ") and q.endswith(" * 1000") for q in asked)
 
 
-MLFLOW = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
 
 
-def _logging_to_mlflow() -> tuple[cases.MetricsPorts, Runs]:
-    """Job j's pod on the busy node, its container's environment naming the MLflow tracking server and the
-    experiment (j) it logs to; the run r1 in that experiment, with nothing logged yet."""
-    env = [{"name": "MLFLOW_TRACKING_URI", "value": MLFLOW}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
-    pod = {
+def _logging_pod() -> dict:
+    """A pod of job j that logs to the MLflow tracking server ARN, experiment j (as Launchpod configures it)."""
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": ARN}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    return {
         "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
         "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
     }
-    ports, _ = _ports(pods=[pod])
-    return ports, Runs({(MLFLOW, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
 
 
 def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
-    ports, runs = _logging_to_mlflow()
+    arn = ARN
+    ports, _ = _ports(pods=[_logging_pod()])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
     for step, (ago, loss) in enumerate(((7200, 3.0), (300, 2.0), (60, 1.5)), start=1):  # the first before the range
-        runs.log(MLFLOW, "r1", "loss", loss, step, int((NOW - ago) * 1000))
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - ago) * 1000))
     view = cases.job_metrics(JobMetricsInput(name="c1", jobName="j", minutes=60), ports=replace(ports, runs=runs))
     (loss,) = [s for s in view.series if s.metric == "loss"]
     assert (loss.summary.max, loss.summary.last, loss.labels) == (2.0, 1.5, {"source": "mlflow", "run": "r1"})
@@ -208,10 +207,49 @@ def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
 
 
 def test_loss_values_logged_in_one_millisecond_keep_their_step_order() -> None:
-    ports, runs = _logging_to_mlflow()
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    pod = {
+        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
+        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
+    }
+    ports, _ = _ports(pods=[pod])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
     for step, loss in enumerate((1.0, 3.0, 2.0), start=1):
-        runs.log(MLFLOW, "r1", "loss", loss, step, int((NOW - 60) * 1000))
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - 60) * 1000))
     request = JobMetricsInput(name="c1", jobName="j", points=True)
     view = cases.job_metrics(request, ports=replace(ports, runs=runs))
     (loss,) = [s for s in view.series if s.metric == "loss"]
     assert [v for _, v in loss.points or []] == [1.0, 3.0, 2.0]
+
+
+def test_a_jobs_throughput_is_the_first_key_of_the_documented_set_its_run_logs_with_its_unit() -> None:
+    ports, _ = _ports(pods=[_logging_pod()], addon=False)  # MLflow answers without the observability add-on
+    runs = Runs({(ARN, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    for step, (ago, value) in enumerate(((7200, 900.0), (300, 1800.0), (60, 2100.0)), start=1):  # 1st: too old
+        runs.log(ARN, "r1", "perf/throughput", value, step, int((NOW - ago) * 1000))
+    runs.log(ARN, "r1", "train_samples_per_second", 4.1, 3, int((NOW - 30) * 1000))  # later in the set: not read
+    request = JobMetricsInput(name="c1", jobName="j", minutes=60, points=True)
+    view = cases.job_metrics(request, ports=replace(ports, runs=runs))
+    (throughput,) = [s for s in view.series if s.metric == "throughput"]
+    assert throughput.unit == "tokens/s/GPU"
+    assert throughput.labels == {"source": "mlflow", "run": "r1", "key": "perf/throughput"}
+    assert throughput.points == [(NOW - 300, 1800.0), (NOW - 60, 2100.0)]
+    assert (throughput.summary.min, throughput.summary.last) == (1800.0, 2100.0)
+    assert view.available is False and view.message and queries.ADDON in view.message  # GPUs need the add-on
+
+    runs.log(ARN, "r1", "tokens_per_second", 51_000.0, 3, int((NOW - 60) * 1000))  # the set's first key wins
+    again = cases.job_metrics(request, ports=replace(ports, runs=runs))
+    (first,) = [s for s in again.series if s.metric == "throughput"]
+    assert (first.unit, first.labels["key"], first.summary.last) == ("tokens/s", "tokens_per_second", 51_000.0)
+
+
+def test_a_job_that_logs_no_throughput_is_told_which_key_to_log() -> None:
+    ports, _ = _ports(pods=[_logging_pod()])
+    runs = Runs({(ARN, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    runs.log(ARN, "r1", "loss", 2.0, 1, int((NOW - 60) * 1000))
+    view = cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=replace(ports, runs=runs))
+    assert [s.metric for s in view.series if s.labels.get("source") == "mlflow"] == ["loss"]
+    assert view.message and "logs no throughput" in view.message and "tokens_per_second" in view.message
+    without_mlflow = cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=ports)  # nowhere to log to
+    assert "throughput" not in (without_mlflow.message or "")

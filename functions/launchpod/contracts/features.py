@@ -20,12 +20,12 @@ FeatureName = Literal[
 ]
 
 
-def _only_when_on(option: str) -> ConfigDict:
-    """The document's statement of a toggle whose ``option`` applies only when it is turned on (the model's
-    validator refuses it with enabled false)."""
+def _only_when_on(*options: str) -> ConfigDict:
+    """The document's statement of a toggle whose ``options`` apply only when it is turned on (the model's
+    validator refuses them with enabled false)."""
     return one_of(
         case("On", properties={"enabled": {"const": True}}),
-        case("Off", properties={"enabled": {"const": False}, option: ABSENT}),
+        case("Off", properties={"enabled": {"const": False}, **dict.fromkeys(options, ABSENT)}),
     )
 
 
@@ -52,7 +52,7 @@ class ObservabilityRequest(Contract):
 
 
 class HyperPodObservabilityRequest(Contract):
-    model_config = _only_when_on("grafanaWorkspaceArn")
+    model_config = _only_when_on("grafanaWorkspaceArn", "createGrafanaWorkspace", "grafanaAuthentication")
 
     enabled: bool = Field(
         description="install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed"
@@ -64,11 +64,33 @@ class HyperPodObservabilityRequest(Contract):
         description="an existing Amazon Managed Grafana workspace for its dashboards",
     )
 
+    createGrafanaWorkspace: bool | None = Field(
+        default=None,
+        description="have Launchpod create an Amazon Managed Grafana workspace for its dashboards (reading the"
+        " Prometheus workspace with a role Launchpod makes), deleted when the feature is turned off",
+    )
+    grafanaAuthentication: Literal["SAML", "AWS_SSO"] | None = Field(
+        default=None,
+        description="how people sign in to the workspace Launchpod creates: SAML (the default; set your identity"
+        " provider in the workspace afterwards) or AWS_SSO (needs IAM Identity Center in the account)",
+    )
+
     @model_validator(mode="after")
     def _grafana_only_when_on(self) -> HyperPodObservabilityRequest:
         if not self.enabled and self.grafanaWorkspaceArn is not None:
             raise ValueError("grafanaWorkspaceArn applies only with enabled true")
+        if not self.enabled and (self.createGrafanaWorkspace or self.grafanaAuthentication):
+            raise ValueError("createGrafanaWorkspace and grafanaAuthentication apply only with enabled true")
+        if self.createGrafanaWorkspace and self.grafanaWorkspaceArn is not None:
+            raise ValueError("give grafanaWorkspaceArn (an existing workspace) or createGrafanaWorkspace, not both")
+        if self.grafanaAuthentication and not self.createGrafanaWorkspace:
+            raise ValueError("grafanaAuthentication applies only with createGrafanaWorkspace true")
         return self
+
+    @property
+    def grafana_sign_in(self) -> str | None:
+        """The sign-in of the Grafana workspace to create; None when none is to be created."""
+        return (self.grafanaAuthentication or "SAML") if self.createGrafanaWorkspace else None
 
 
 class TieredCheckpointingRequest(Contract):

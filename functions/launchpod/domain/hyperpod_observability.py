@@ -7,10 +7,16 @@ identity role (trusted by ``pods.eks.amazonaws.com``; ``aps:RemoteWrite`` on tha
 on ``/aws/sagemaker/Clusters/*``, as AWS's Terraform sample grants it), then the add-on with the workspace in
 its ``configurationValues.ampWorkspace`` ("Amazon SageMaker HyperPod observability",
 https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-observability-addon.html; the pinned entry
-in ``dependencies/manifest.yaml`` cites the rest). Amazon Managed Grafana is optional: its dashboards need IAM
-Identity Center (the setup page), which Launchpod does not set up; an existing Grafana workspace's ARN is
-passed to the add-on when given. Turned off, the add-on and the role go; the workspace is kept (its samples
-are the user's data, like Container Insights' log group) and reused when the feature is turned on again.
+in ``dependencies/manifest.yaml`` cites the rest). Amazon Managed Grafana is optional: an existing workspace's
+ARN is passed to the add-on when given, or Launchpod creates one (``createGrafanaWorkspace``): a workspace role
+trusted by ``grafana.amazonaws.com`` that may read the Prometheus workspace, then the Grafana workspace
+(CreateWorkspace, CURRENT_ACCOUNT, CUSTOMER_MANAGED: "Use only the CUSTOMER_MANAGED permission type when
+creating a workspace with the API", Amazon Managed Grafana API reference; data source PROMETHEUS), awaited until
+ACTIVE, and passed to the add-on. People sign in with SAML by default (any identity provider the team has; its
+metadata is set in the workspace afterwards) or IAM Identity Center (AWS_SSO), which the account must have
+enabled. Turned off, the add-on and the role go, and so do the Grafana workspace and its role when Launchpod
+made them; the Prometheus workspace is kept (its samples are the user's data, like Container Insights' log
+group) and reused when the feature is turned on again.
 """
 
 from __future__ import annotations
@@ -36,6 +42,40 @@ def entry() -> HyperPodObservabilityEntry:
 
 def role_name(prefix: str, cluster: str) -> str:
     return resource_name(prefix, cluster, "hp-observability")
+
+
+def grafana_name(prefix: str, cluster: str) -> str:
+    """The name of the Grafana workspace Launchpod makes for a cluster, and of its workspace role."""
+    return resource_name(prefix, cluster, "grafana")
+
+
+def grafana_policy(workspace_arn: str) -> dict[str, Any]:
+    """The Grafana workspace role's permissions: query this Prometheus workspace (and find it), as the Prometheus
+    data source's customer-managed policy in "Amazon Managed Grafana permissions and policies for AWS data
+    sources and notification channels" grants, its query actions scoped to the one workspace."""
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "FindWorkspaces",
+                "Effect": "Allow",
+                "Action": ["aps:ListWorkspaces"],
+                "Resource": "*",
+            },
+            {
+                "Sid": "QueryWorkspace",
+                "Effect": "Allow",
+                "Action": [
+                    "aps:DescribeWorkspace",
+                    "aps:QueryMetrics",
+                    "aps:GetLabels",
+                    "aps:GetSeries",
+                    "aps:GetMetricMetadata",
+                ],
+                "Resource": workspace_arn,
+            },
+        ],
+    }
 
 
 def workspace_alias(prefix: str, cluster: str) -> str:
@@ -113,7 +153,10 @@ def _installed(addon: dict[str, Any] | None) -> bool:
     return addon is not None and addon.get("status") != "DELETING"
 
 
-def view(addons: dict[str, dict[str, Any]], cluster: str, prefix: str) -> FeatureView:
+def view(
+    addons: dict[str, dict[str, Any]], cluster: str, prefix: str, grafana: dict[str, Any] | None = None
+) -> FeatureView:
+    """``grafana``: the Grafana workspace Launchpod made for the cluster, when there is one."""
     obs = entry()
     addon = addons.get(obs.addon)
     values = values_of(addon)
@@ -127,6 +170,19 @@ def view(addons: dict[str, dict[str, Any]], cluster: str, prefix: str) -> Featur
     url = grafana_url(values)
     if url:
         settings["grafanaUrl"] = url
+    if grafana is not None:
+        workspace = FeatureObjectView(
+            kind="Amazon Managed Grafana workspace", name=str(grafana["arn"]), state=str(grafana["status"])
+        )
+        objects.append(workspace)
+        sign_in = grafana.get("authentication") or {}
+        unset = sign_in.get("samlConfigurationStatus") == "NOT_CONFIGURED"
+        settings["grafanaSignIn"] = ", ".join(sign_in.get("providers") or []) + (
+            " (not configured: give the workspace your identity provider's SAML metadata in the Amazon Managed"
+            " Grafana console, Authentication tab)"
+            if unset
+            else ""
+        )
     note = addon_health.health_note(obs.addon, addon)
     if addon is None:
         note = (
@@ -147,14 +203,23 @@ def view(addons: dict[str, dict[str, Any]], cluster: str, prefix: str) -> Featur
     )
 
 
-def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: bool) -> list[Step]:
+def steps(
+    addons: dict[str, dict[str, Any]],
+    cluster: str,
+    prefix: str,
+    wanted: bool,
+    sign_in: str | None = None,
+    grafana: dict[str, Any] | None = None,
+) -> list[Step]:
+    """``sign_in``: create a Grafana workspace with this sign-in (SAML or AWS_SSO) when turning it on; ``grafana``:
+    the Grafana workspace Launchpod made for the cluster before, if any (deleted when turning it off)."""
     obs = entry()
     addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
     if wanted:
         if _installed(addon):
             return []
-        return [
+        found = [
             Step(
                 "create",
                 f"Amazon Managed Prometheus workspace {workspace_alias(prefix, cluster)}",
@@ -168,12 +233,42 @@ def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: 
                 f" CloudWatch Logs on {obs.logGroups}",
                 PHASE,
             ),
+        ]
+        if sign_in is not None:
+            name = grafana_name(prefix, cluster)
+            found += [
+                Step(
+                    "create",
+                    f"IAM role {name}",
+                    "the Grafana workspace's role (trusted by grafana.amazonaws.com): queries the Prometheus"
+                    " workspace above",
+                    PHASE,
+                ),
+                Step(
+                    "create",
+                    f"Amazon Managed Grafana workspace {name}",
+                    f"createGrafanaWorkspace is true; data source Prometheus, sign-in {sign_in}"
+                    + ("" if grafana is None else "; reused: Launchpod made it before"),
+                    PHASE,
+                ),
+            ]
+        found.append(
             Step(
                 "create",
                 f"EKS add-on {obs.addon} {obs.version}",
                 "hyperpodObservability.enabled is true and the add-on is not installed; configuration values"
-                " ampWorkspace (the workspace above)",
+                " ampWorkspace (the workspace above)" + ("" if sign_in is None else " and amgWorkspace"),
                 PHASE,
+            )
+        )
+        return found
+    removal = ownership.owned_addon_removal(obs.addon, addon, cluster, prefix, FIELD, PHASE, role, "the collector's")
+    if grafana is not None:
+        name = grafana_name(prefix, cluster)
+        removal += [
+            Step(
+                "delete", f"Amazon Managed Grafana workspace {name}", "created by Launchpod for the dashboards", PHASE
             ),
+            Step("delete", f"IAM role {name}", "the Grafana workspace's role, created by Launchpod", PHASE),
         ]
-    return ownership.owned_addon_removal(obs.addon, addon, cluster, prefix, FIELD, PHASE, role, "the collector's")
+    return removal

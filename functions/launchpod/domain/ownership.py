@@ -66,10 +66,18 @@ def may_record_existing(record: Mapping[str, object] | None, fact: str) -> bool:
 # MLflow tracking server: sagemaker.amazonaws.com, SageMaker developer guide "IAM role for SageMaker
 # HyperPod" and "Set up IAM permissions for MLflow"; Karpenter's role: hyperpod.sagemaker.amazonaws.com,
 # "Create an IAM role for HyperPod autoscaling with Karpenter"; pod identities: pods.eks.amazonaws.com,
-# EKS user guide "Understand how EKS Pod Identity works"), and for IRSA this account's OIDC providers
-# (EKS user guide "Assign IAM roles to Kubernetes service accounts"). No AWS account, user or role.
+# EKS user guide "Understand how EKS Pod Identity works"; the Amazon Managed Grafana workspace role:
+# grafana.amazonaws.com, Amazon Managed Grafana user guide "Amazon Managed Grafana permissions and policies for
+# AWS data sources and notification channels"), and for IRSA this account's OIDC providers (EKS user guide
+# "Assign IAM roles to Kubernetes service accounts"). No AWS account, user or role.
 TRUSTED_SERVICES = frozenset(
-    {"eks.amazonaws.com", "sagemaker.amazonaws.com", "hyperpod.sagemaker.amazonaws.com", "pods.eks.amazonaws.com"}
+    {
+        "eks.amazonaws.com",
+        "sagemaker.amazonaws.com",
+        "hyperpod.sagemaker.amazonaws.com",
+        "pods.eks.amazonaws.com",
+        "grafana.amazonaws.com",
+    }
 )
 
 

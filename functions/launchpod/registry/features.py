@@ -104,6 +104,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "aps:ListWorkspaces",  # the workspace Launchpod made before, by its alias
             "aps:DescribeWorkspace",
             "aps:CreateWorkspace",  # with tags: IAM checks aws:RequestTag on CreateWorkspace itself (no TagResource)
+            # the Amazon Managed Grafana workspace Launchpod makes when asked (and its role, passed to Grafana),
+            # found by name and tags, deleted when the feature is turned off
+            "grafana:ListWorkspaces",
+            "grafana:CreateWorkspace",
+            "grafana:DeleteWorkspace",
         ),
     ),
     phase_function(

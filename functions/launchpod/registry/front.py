@@ -54,6 +54,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # metrics: the HyperPod observability add-on's Amazon Managed Prometheus workspace, queried
             # (AMP's query APIs, "Amazon Managed Service for Prometheus permissions": aps:QueryMetrics)
             "aps:QueryMetrics",
+            "grafana:ListWorkspaces",  # managed features: the Grafana workspace Launchpod made for the dashboards
             # task governance: the cluster's scheduler config and its teams' compute quotas, changed
             # at once; AddTags for their tags on create, ListTags to change or delete only Launchpod's quotas
             "sagemaker:ListClusterSchedulerConfigs",

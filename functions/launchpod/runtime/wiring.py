@@ -10,6 +10,7 @@ from launchpod.adapters.aws import clients as _clients
 from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
+from launchpod.adapters.aws.grafana import GrafanaWorkspaces
 from launchpod.adapters.aws.iam import Iam
 from launchpod.adapters.aws.instance_facts import InstanceFacts
 from launchpod.adapters.aws.logs import Logs
@@ -111,6 +112,11 @@ def amp() -> Amp:
 @lru_cache(maxsize=1)
 def amp_workspaces() -> AmpWorkspaces:
     return AmpWorkspaces()
+
+
+@lru_cache(maxsize=1)
+def grafana_workspaces() -> GrafanaWorkspaces:
+    return GrafanaWorkspaces()
 
 
 @lru_cache(maxsize=1)

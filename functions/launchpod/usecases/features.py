@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, UpdateFeaturesRequest
-from launchpod.domain import features
+from launchpod.domain import features, hyperpod_observability
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.errors import LaunchpodError
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import EksClusters, HyperPods, KubeReader, OwnedRoles
+from launchpod.usecases.ports import EksClusters, GrafanaWorkspaces, HyperPods, KubeReader, OwnedRoles
 from launchpod.usecases.proposal import Proposal
 from launchpod.usecases.provisioning import require_active
 
@@ -27,6 +28,7 @@ class FeaturePorts:
     sagemaker: HyperPods
     iam: OwnedRoles
     read: KubeReader
+    grafana: GrafanaWorkspaces | None = None
 
 
 def real() -> FeaturePorts:
@@ -40,6 +42,7 @@ def real() -> FeaturePorts:
         sagemaker=wiring.sagemaker(),
         iam=wiring.iam(),
         read=wiring.kube().read,
+        grafana=wiring.grafana_workspaces(),
     )
 
 
@@ -49,15 +52,31 @@ def real_state(name: str, *, ports: FeaturePorts) -> features.RealState:
     role = ports.iam.owned_role(
         features.checkpoint_role_name(ports.prefix, name), control_plane.tags(name, ports.prefix)
     )
+    addons = ports.eks.addons(name)
     return features.RealState(
         cluster=name,
-        addons=ports.eks.addons(name),
+        addons=addons,
         hyperpod=ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)),
         checkpoint_account=ports.read(name, features.service_account(name, None)),
         checkpoint_role=role,
         prefix=ports.prefix,
         bucket=ports.bucket,
+        grafana=_grafana(name, addons, ports),
     )
+
+
+def _grafana(name: str, addons: dict[str, dict[str, object]], ports: FeaturePorts) -> dict[str, object] | None:
+    """The Grafana workspace Launchpod made for the cluster's dashboards: looked for only while the HyperPod
+    observability add-on is there (Launchpod makes one only with it). Grafana not answering (a Region without
+    it) leaves the features readable: the view then shows none."""
+    if ports.grafana is None or hyperpod_observability.entry().addon not in addons:
+        return None
+    try:
+        return ports.grafana.owned(
+            hyperpod_observability.grafana_name(ports.prefix, name), control_plane.tags(name, ports.prefix)
+        )
+    except LaunchpodError:
+        return None
 
 
 def list_features(name: str, *, ports: FeaturePorts) -> FeatureListView:

@@ -2,7 +2,8 @@
 endpoint's request rate, latency and time to first token, the cluster's GPU utilisation by instance group and
 its idle GPUs; and idle capacity with its cost. All read from the Amazon Managed Prometheus workspace the
 HyperPod observability add-on writes to (domain.metrics.queries); without it, each answer says so
-(``available`` false) and what to turn on."""
+(``available`` false) and what to turn on. A job's loss and throughput are read from the MLflow run it logs
+to (domain.metrics.training), with or without the add-on."""
 
 from __future__ import annotations
 
@@ -26,14 +27,13 @@ from launchpod.contracts.metrics import (
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.jobs.manifests import JOB_LABEL
-from launchpod.domain.metrics import idle, prices, queries
+from launchpod.domain.metrics import idle, prices, queries, training
 from launchpod.domain.metrics import series as shaped
 from launchpod.domain.nodes.views import GPU, GROUP_LABEL, instance_of
 from launchpod.runtime import wiring
 from launchpod.usecases import provisioning
 from launchpod.usecases.ports import EksClusters, KubeLister, MlflowRuns, PrometheusQueries
 
-LOSS = "loss"  # the key trainers log the training loss under (HF Trainer, NeMo, the sandbox's programs)
 MAX_POINTS = 11_000  # Prometheus refuses more points per series in one range query
 IDLE_LOOKBACK = 24 * 3600
 IDLE_STEP = 60
@@ -54,7 +54,7 @@ class MetricsPorts:
     kube: KubeLister
     endpoints: EndpointLookup
     clock: Callable[[], float] = field(default=time.time)
-    runs: MlflowRuns | None = None  # the job's MLflow run, for its loss
+    runs: MlflowRuns | None = None  # the job's MLflow run, for its loss and throughput
 
 
 def real() -> MetricsPorts:
@@ -155,21 +155,23 @@ def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView
         )
     subject = f"job {request.namespace}/{request.jobName}"
     view = _answer(request.name, subject, request, queries.job(nodes), ports, endpoint)
-    loss = _loss(pods, request, view, ports)
-    if loss is not None:
-        view.series.append(loss)
+    logged = _training(pods, request, view, ports)
+    if logged:
+        view.series.extend(logged)
         view.message = None if view.available else view.message
+    if logged is not None and not any(s.metric == training.THROUGHPUT for s in logged):
+        note = f"The job logs no throughput to MLflow: {training.THROUGHPUT_HINT}."
+        view.message = f"{view.message} {note}" if view.message else note
     return view
 
 
-def _loss(
+def _training(
     pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsView, ports: MetricsPorts
-) -> MetricSeriesView | None:
-    """The job's training loss as it logs it to MLflow (the ``loss`` metric of the newest run of its experiment,
-    the MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME Launchpod gives its pods), within the view's range. The
-    HyperPod observability add-on and the training operator export no loss, throughput or tokens-per-second
-    metric ("HyperPod cluster metrics" lists the operator's job counts, restarts, uptime and faults only): a job
-    publishes those itself, and MLflow is where Launchpod's jobs do. None when it logs no loss there."""
+) -> list[MetricSeriesView] | None:
+    """The job's loss and throughput as it logs them to MLflow (the newest run of its experiment, the
+    MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME Launchpod gives its pods; keys: domain.metrics.training),
+    within the view's range; [] when it logs neither there yet; None when it has no MLflow to log to, or MLflow
+    does not answer (the GPU metrics still do)."""
     containers = [c for p in pods for c in (p.get("spec") or {}).get("containers") or []]
     env = {e.get("name"): str(e.get("value", "")) for c in containers[:1] for e in c.get("env") or []}
     arn, experiment = env.get(mlflow_domain.TRACKING_URI), env.get(mlflow_domain.EXPERIMENT)
@@ -177,18 +179,34 @@ def _loss(
         return None
     try:
         run = ports.runs.latest_run(arn, experiment)
-        history = ports.runs.metric_history(arn, str(run["run_id"]), LOSS) if run else []
+        if run is None:
+            return []
+        run_id = str(run["run_id"])
+        found = []
+        loss = ports.runs.metric_history(arn, run_id, training.LOSS)
+        if loss:
+            labels = {"source": "mlflow", "run": run_id}
+            found.append(shaped.view(training.LOSS, "loss", labels, _within(loss, view), request.points))
+        for key, unit in training.THROUGHPUT_KEYS:  # the first key the run has (one call per key until then)
+            history = ports.runs.metric_history(arn, run_id, key)
+            if history:
+                labels = {"source": "mlflow", "run": run_id, "key": key}
+                found.append(shaped.view(training.THROUGHPUT, unit, labels, _within(history, view), request.points))
+                break
     except LaunchpodError:  # MLflow unreachable: the GPU metrics still answer
         return None
-    if run is None or not history:
-        return None
-    logged = sorted(  # in the order logged: by time, then step (a fast loop logs steps in one millisecond)
+    return found
+
+
+def _within(history: list[dict[str, Any]], view: MetricsView) -> list[tuple[float, float]]:
+    """MLflow's metric history within the view's range, as (unix seconds, value) in the order it was logged:
+    by time, then step (a fast loop logs several steps in one millisecond)."""
+    logged = sorted(
         (int(m["timestamp"]), int(m.get("step") or 0), float(m["value"]))
         for m in history
         if view.start <= m["timestamp"] / 1000 <= view.end + view.step
     )
-    points = [(t / 1000, value) for t, _, value in logged]
-    return shaped.view(LOSS, "loss", {"source": "mlflow", "run": str(run["run_id"])}, points, request.points)
+    return [(t / 1000, value) for t, _, value in logged]
 
 
 def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> MetricsView:

@@ -249,6 +249,20 @@ class PrometheusWorkspaces(Protocol):
     def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]: ...
 
 
+class GrafanaWorkspaces(Protocol):
+    """Amazon Managed Grafana workspaces (adapters.aws.grafana): the one Launchpod made, found by its name and
+    ownership tags, new ones (CREATING, then ACTIVE), and their deletion. A workspace is ``{id, arn, name,
+    status, endpoint, authentication: {providers, samlConfigurationStatus?}, tags}``."""
+
+    def owned(self, name: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+
+    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> dict[str, Any]: ...
+
+    def describe(self, workspace_id: str) -> dict[str, Any] | None: ...
+
+    def delete(self, workspace_id: str) -> None: ...
+
+
 class PrometheusQueries(Protocol):
     """A Prometheus-compatible query API: an Amazon Managed Prometheus workspace's (adapters.aws.amp)."""
 

@@ -180,6 +180,8 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
         values |= {"TableName": _find(p, "TableName"), "IndexName": _find(p, "IndexName")}
     elif call.prefix == "aps":  # Amazon Managed Service for Prometheus: workspace/${WorkspaceId}
         values |= {"WorkspaceId": _find(p, "workspaceId")}
+    elif call.prefix == "grafana":  # Amazon Managed Grafana: /workspaces/${ResourceId}
+        values |= {"ResourceId": _find(p, "workspaceId")}
     elif call.prefix == "logs":
         values |= {"LogGroupName": _find(p, "logGroupName"), "LogStreamName": _find(p, "logStreamName")}
     elif call.prefix == "ec2":

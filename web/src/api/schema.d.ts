@@ -620,8 +620,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
-         * @description A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range; and, from the MLflow run it logs to (with or without the add-on), its loss and its throughput (metric throughput; unit tokens/s, tokens/s/GPU or samples/s; labels.key the logged key). Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range; and, from the MLflow run it logs to (with or without the add-on), its loss and its throughput (metric throughput; unit tokens/s, tokens/s/GPU or samples/s; labels.key the logged key). Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
          */
         get: operations["get_job_metrics"];
         put?: never;
@@ -2990,10 +2990,20 @@ export interface components {
         /** HyperPodObservabilityRequest */
         HyperPodObservabilityRequest: {
             /**
+             * Creategrafanaworkspace
+             * @description have Launchpod create an Amazon Managed Grafana workspace for its dashboards (reading the Prometheus workspace with a role Launchpod makes), deleted when the feature is turned off
+             */
+            createGrafanaWorkspace?: boolean | null;
+            /**
              * Enabled
              * @description install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed Prometheus workspace, which the metrics tools read
              */
             enabled: boolean;
+            /**
+             * Grafanaauthentication
+             * @description how people sign in to the workspace Launchpod creates: SAML (the default; set your identity provider in the workspace afterwards) or AWS_SSO (needs IAM Identity Center in the account)
+             */
+            grafanaAuthentication?: ("SAML" | "AWS_SSO") | null;
             /**
              * Grafanaworkspacearn
              * @description an existing Amazon Managed Grafana workspace for its dashboards
@@ -3003,8 +3013,10 @@ export interface components {
             /** @constant */
             enabled?: true;
         } | {
+            createGrafanaWorkspace?: null;
             /** @constant */
             enabled?: false;
+            grafanaAuthentication?: null;
             grafanaWorkspaceArn?: null;
         });
         /** HyperPodStatusView */

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
@@ -11,13 +12,14 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import CloudscapeLink from '@cloudscape-design/components/link';
+import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 
 import { api } from '../lib/api';
 import { changedFields, submitEdit } from '../lib/diff';
-import { type Toggles, grafanaUrlOf, toggle, togglesOf, withGrafana } from '../lib/features';
+import { type GrafanaSignIn, type Toggles, grafanaSignInOf, grafanaUrlOf, toggle, togglesOf, withGrafana, withNewGrafana } from '../lib/features';
 import type { FeatureView, PlanStepView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
@@ -99,8 +101,8 @@ function FeatureCard({
 }
 
 // The add-on's Grafana dashboards: a link to the cluster dashboard when it writes to an Amazon Managed Grafana
-// workspace; before it is installed, an existing workspace to give it (Launchpod does not create one: Grafana
-// needs IAM Identity Center, "Amazon SageMaker HyperPod observability" setup).
+// workspace (and how people sign in to one Launchpod made); before it is installed, an existing workspace to give
+// it, or one for Launchpod to create (functions/launchpod/domain/hyperpod_observability.py says how).
 function GrafanaField({
   feature,
   value,
@@ -113,12 +115,18 @@ function GrafanaField({
   disabled: boolean;
 }) {
   const url = grafanaUrlOf(feature);
+  const signIn = grafanaSignInOf(feature);
   if (url) {
     return (
       <KeyValue label="Dashboards">
         <CloudscapeLink external href={url}>
           Cluster dashboard in Amazon Managed Grafana
         </CloudscapeLink>
+        {signIn ? (
+          <Box variant="small" data-testid="grafana-sign-in">
+            Sign-in: {signIn}
+          </Box>
+        ) : null}
       </KeyValue>
     );
   }
@@ -131,20 +139,46 @@ function GrafanaField({
     );
   }
   if (!value.enabled) return null;
+  const creating = value.createGrafanaWorkspace === true;
   return (
-    <FormField
-      label="Amazon Managed Grafana workspace (optional)"
-      description="The ARN of an existing workspace for the add-on's dashboards. Launchpod does not create one: Grafana needs IAM Identity Center."
-      constraintText="arn:aws:grafana:<region>:<account>:/workspaces/g-…"
-    >
-      <Input
-        value={String(value.grafanaWorkspaceArn ?? '')}
-        placeholder="arn:aws:grafana:us-east-1:111122223333:/workspaces/g-abcd1234"
-        ariaLabel="Amazon Managed Grafana workspace ARN"
+    <SpaceBetween size="s">
+      <FormField
+        label="Amazon Managed Grafana workspace (optional)"
+        description="The ARN of an existing workspace for the add-on's dashboards, or let Launchpod create one below."
+        constraintText="arn:aws:grafana:<region>:<account>:/workspaces/g-…"
+      >
+        <Input
+          value={String(value.grafanaWorkspaceArn ?? '')}
+          placeholder="arn:aws:grafana:us-east-1:111122223333:/workspaces/g-abcd1234"
+          ariaLabel="Amazon Managed Grafana workspace ARN"
+          disabled={disabled || creating}
+          onChange={({ detail }) => onChange(withGrafana(detail.value))}
+        />
+      </FormField>
+      <Checkbox
+        checked={creating}
         disabled={disabled}
-        onChange={({ detail }) => onChange(withGrafana(detail.value))}
-      />
-    </FormField>
+        description="A workspace reading the Prometheus workspace, with a role Launchpod makes; deleted when the feature is turned off."
+        onChange={({ detail }) => onChange(withNewGrafana(detail.checked ? 'SAML' : null))}
+      >
+        Create an Amazon Managed Grafana workspace
+      </Checkbox>
+      {creating ? (
+        <FormField
+          label="Sign-in"
+          description="SAML works with any identity provider: give the workspace its metadata afterwards. IAM Identity Center needs it enabled in the account."
+        >
+          <RadioGroup
+            value={String(value.grafanaAuthentication ?? 'SAML')}
+            onChange={({ detail }) => onChange(withNewGrafana(detail.value as GrafanaSignIn))}
+            items={[
+              { value: 'SAML', label: 'SAML (your identity provider)' },
+              { value: 'AWS_SSO', label: 'IAM Identity Center' },
+            ]}
+          />
+        </FormField>
+      ) : null}
+    </SpaceBetween>
   );
 }
 

@@ -25,6 +25,7 @@ import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
 import { formatTime } from '../lib/format';
 import { useAction } from '../lib/useAction';
+import { trainingExpected } from '../lib/metrics';
 import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
@@ -411,7 +412,8 @@ function JobDetail({
         op="get_job_metrics"
         params={{ name: cluster, jobName: job }}
         query={view?.namespace ? { namespace: view.namespace } : undefined}
-        title="GPU use of the job's nodes"
+        title="GPU use of the job's nodes, its loss and throughput"
+        expect={view ? trainingExpected(Boolean(view.mlflow)) : []}
       />
       <Table
         wrapLines

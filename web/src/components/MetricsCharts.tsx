@@ -17,6 +17,8 @@ import Table from '@cloudscape-design/components/table';
 import type { components } from '../api/schema';
 import { call } from '../lib/api';
 import type { OperationId } from '../lib/api';
+import { compact, formatValue, throughputTitle, unlogged } from '../lib/metrics';
+import type { Unlogged } from '../lib/metrics';
 import { useFetch } from '../lib/useFetch';
 import ErrorAlert from './ErrorAlert';
 import Link from './Link';
@@ -38,6 +40,7 @@ const TITLES: Record<string, string> = {
   timeToFirstTokenP50: 'Time to first token p50',
   tokensPerSecond: 'Tokens generated per second',
   loss: 'Training loss (MLflow)',
+  throughput: 'Training throughput (MLflow)',
   idleGpus: 'Idle GPUs',
 };
 const RANGES = [
@@ -49,30 +52,8 @@ const RANGES = [
 
 function seriesTitle(series: MetricSeriesView): string {
   const labels = series.labels ?? {};
+  if (labels.key) return throughputTitle(series); // logged by the job under this key
   return labels.instanceGroup ?? labels.Hostname ?? labels.instance ?? TITLES[series.metric] ?? series.metric;
-}
-
-// 1.2 G rather than 1200000000: bytes/s of EFA, MiB of eight GPUs
-function compact(value: number): string {
-  const prefixes: [number, string][] = [
-    [1e12, 'T'],
-    [1e9, 'G'],
-    [1e6, 'M'],
-    [1e4, 'k'],
-  ];
-  const found = prefixes.find(([size]) => Math.abs(value) >= size);
-  if (found) return `${(value / found[0]).toFixed(1)} ${found[1]}`;
-  if (Number.isInteger(value) || Math.abs(value) >= 100) return value.toFixed(0);
-  return value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
-}
-
-function number(value: number | null | undefined, unit: string): string {
-  if (value === null || value === undefined) return '-';
-  if (unit === 'MiB' && Math.abs(value) >= 1024) return `${(value / 1024).toFixed(1)} GiB`;
-  const shown = compact(value);
-  if (unit === 'percent') return `${shown} %`;
-  if (unit === 'xid' || unit === 'loss') return shown; // the XID code itself; a loss has no unit
-  return shown.endsWith(' T') || shown.endsWith(' G') || shown.endsWith(' M') || shown.endsWith(' k') ? `${shown}${unit}` : `${shown} ${unit}`;
 }
 
 function timeFormatter(spanMs: number) {
@@ -88,7 +69,7 @@ function Chart({ metric, series, area }: { metric: string; series: MetricSeriesV
     title: seriesTitle(s),
     type: area ? ('area' as const) : ('line' as const),
     data: (s.points ?? []).map(([t, v]) => ({ x: new Date(t * 1000), y: v })),
-    valueFormatter: (y: number) => number(y, unit),
+    valueFormatter: (y: number) => formatValue(y, unit),
   }));
   const xs = data.flatMap((d) => d.data.map((p) => p.x.getTime()));
   const domain = xs.length ? [new Date(Math.min(...xs)), new Date(Math.max(...xs))] : undefined;
@@ -109,7 +90,8 @@ function Chart({ metric, series, area }: { metric: string; series: MetricSeriesV
       <Box variant="h4">
         {TITLES[metric] ?? metric}{' '}
         <Box variant="small" display="inline">
-          last {series.map((s) => number(s.summary.last, unit)).join(', ')} · max {series.map((s) => number(s.summary.max, unit)).join(', ')}
+          last {series.map((s) => formatValue(s.summary.last, unit)).join(', ')} · max {series.map((s) => formatValue(s.summary.max, unit)).join(', ')}
+          {series[0]?.labels?.key ? ` · logged as ${series[0].labels.key}` : ''}
         </Box>
       </Box>
       {area ? (
@@ -117,6 +99,18 @@ function Chart({ metric, series, area }: { metric: string; series: MetricSeriesV
       ) : (
         <LineChart {...common} series={data as never} yDomain={unit === 'percent' ? [0, 100] : undefined} />
       )}
+    </SpaceBetween>
+  );
+}
+
+/** In place of a chart of what the job does not log: what to log. */
+function NotLogged({ expected }: { expected: Unlogged }) {
+  return (
+    <SpaceBetween size="xxs">
+      <Box variant="h4">{expected.title}</Box>
+      <Box textAlign="center" color="text-status-inactive" padding={{ vertical: 'l' }}>
+        <span data-testid={`metrics-unlogged-${expected.metric}`}>{expected.hint}</span>
+      </Box>
     </SpaceBetween>
   );
 }
@@ -140,12 +134,15 @@ export default function MetricsCharts({
   title,
   query,
   area,
+  expect = [],
 }: {
   op: OperationId;
   params: Record<string, string>;
   title: string;
   query?: Record<string, string>;
   area?: string[];
+  /** metrics the subject should log itself (a job's loss and throughput): their empty state says what to log */
+  expect?: Unlogged[];
 }) {
   const [minutes, setMinutes] = useState('60');
   const { data, error } = useFetch(
@@ -156,6 +153,7 @@ export default function MetricsCharts({
   );
   const byMetric = new Map<string, MetricSeriesView[]>();
   for (const s of data?.series ?? []) byMetric.set(s.metric, [...(byMetric.get(s.metric) ?? []), s]);
+  const missing = data ? unlogged(data.series, expect) : [];
   return (
     <div data-testid={`metrics-${op}`}>
     <Container
@@ -171,19 +169,22 @@ export default function MetricsCharts({
       }
     >
       <ErrorAlert error={error} />
-      {data && !data.available ? (
-        <EnableObservability cluster={data.cluster} />
-      ) : data && byMetric.size === 0 ? (
+      {data && !data.available ? <EnableObservability cluster={data.cluster} /> : null}
+      {data && data.available && byMetric.size === 0 && !expect.length ? (
         <Box textAlign="center" color="text-status-inactive">
           {data.message ?? 'No samples in this range.'}
         </Box>
-      ) : (
-        <ColumnLayout columns={byMetric.size > 1 ? 2 : 1}>
+      ) : data && byMetric.size + missing.length > 0 ? (
+        // a job's MLflow series answer without the add-on too: they are charted below its notice
+        <ColumnLayout columns={byMetric.size + missing.length > 1 ? 2 : 1}>
           {[...byMetric.entries()].map(([metric, series]) => (
             <Chart key={metric} metric={metric} series={series} area={area?.includes(metric)} />
           ))}
+          {missing.map((m) => (
+            <NotLogged key={m.metric} expected={m} />
+          ))}
         </ColumnLayout>
-      )}
+      ) : null}
     </Container>
     </div>
   );

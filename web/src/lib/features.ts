@@ -36,3 +36,18 @@ export function withGrafana(arn: string): Record<string, unknown> {
   const trimmed = arn.trim();
   return trimmed ? { enabled: true, grafanaWorkspaceArn: trimmed } : { enabled: true };
 }
+
+export type GrafanaSignIn = 'SAML' | 'AWS_SSO';
+
+/** HyperPod observability turned on with an Amazon Managed Grafana workspace Launchpod creates (deleted again when
+ * the feature is turned off): people sign in with SAML (any identity provider; set it in the workspace afterwards)
+ * or IAM Identity Center (AWS_SSO, which the account must have enabled); null: no workspace is created. */
+export function withNewGrafana(signIn: GrafanaSignIn | null): Record<string, unknown> {
+  return signIn ? { enabled: true, createGrafanaWorkspace: true, grafanaAuthentication: signIn } : { enabled: true };
+}
+
+/** How people sign in to the Grafana workspace Launchpod made, and what is left to set up (settings.grafanaSignIn). */
+export function grafanaSignInOf(feature: FeatureView): string | null {
+  const found = feature.settings?.grafanaSignIn;
+  return typeof found === 'string' && found ? found : null;
+}

@@ -47,7 +47,8 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "GET",
         "/api/clusters/{name}/jobs/{jobName}/metrics",
         "A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time"
-        " range." + _NUMBERS,
+        " range; and, from the MLflow run it logs to (with or without the add-on), its loss and its throughput"
+        " (metric throughput; unit tokens/s, tokens/s/GPU or samples/s; labels.key the logged key)." + _NUMBERS,
         JobMetricsInput,
         MetricsView,
         Role.VIEWER,

@@ -64,6 +64,7 @@ class RealState:
     checkpoint_role: str | None  # the role's ARN when Launchpod's role exists
     prefix: str = "launchpod"
     bucket: str = "the shared bucket"
+    grafana: dict[str, Any] | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
 
     @property
     def tiered(self) -> dict[str, Any]:
@@ -158,7 +159,7 @@ def views(real: RealState) -> list[FeatureView]:
         _autoscaling_view(real),
         _inference_view(real),
         observability.view(real.addons, real.cluster),
-        hyperpod_observability.view(real.addons, real.cluster, real.prefix),
+        hyperpod_observability.view(real.addons, real.cluster, real.prefix, real.grafana),
     ]
 
 
@@ -429,8 +430,10 @@ def plan(request: UpdateFeaturesInput, real: RealState) -> Plan:
     if request.observability is not None:
         steps += observability.steps(real.addons, real.cluster, real.prefix, request.observability.enabled)
     if request.hyperpodObservability is not None:
-        wanted = request.hyperpodObservability.enabled
-        steps += hyperpod_observability.steps(real.addons, real.cluster, real.prefix, wanted)
+        wanted = request.hyperpodObservability
+        steps += hyperpod_observability.steps(
+            real.addons, real.cluster, real.prefix, wanted.enabled, wanted.grafana_sign_in, real.grafana
+        )
     return Plan(request.name, tuple(steps))
 
 

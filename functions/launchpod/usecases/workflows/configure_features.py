@@ -17,6 +17,7 @@ from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import PermanentError
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.workflows import grafana_workspace
 from launchpod.usecases.workflows.phase import PhaseResult
 from launchpod.usecases.workflows.reconcile_dependencies import pod_identity_role
 
@@ -428,15 +429,26 @@ def hyperpod_observability(doc: WorkflowInput) -> PhaseResult:
     """HyperPodObservability: the HyperPod observability add-on (``OperatorAddon``) writing into an Amazon Managed
     Prometheus workspace: the one Launchpod made for the cluster before, else a new one, awaited until ACTIVE;
     then the collector's pod identity role (aps:RemoteWrite on that workspace, CloudWatch Logs on HyperPod's
-    cluster log groups) and the add-on with the workspace in its configuration values. Turned off, the add-on
-    and the role go; the workspace stays (its samples are the user's data) for the next time."""
+    cluster log groups) and the add-on with the workspace in its configuration values; with
+    createGrafanaWorkspace, an Amazon Managed Grafana workspace reading it first (usecases.workflows.
+    grafana_workspace). Turned off, the add-on and the role go, and the Grafana workspace Launchpod made; the
+    Prometheus workspace stays (its samples are the user's data) for the next time."""
     wanted = UpdateFeaturesInput.model_validate(doc.request).hyperpodObservability
+    if wanted is not None and not wanted.enabled:
+        grafana_workspace.remove(doc)  # the Grafana workspace Launchpod made for the dashboards, if any
     if wanted is None or not wanted.enabled or hp_observability.entry().addon in wiring.eks().addons(doc.target):
         return HYPERPOD_OBSERVABILITY.run(doc)
     found = _workspace(doc)
     if isinstance(found, PhaseResult):
         return found
     arn, endpoint, grafana = str(found["arn"]), str(found["prometheusEndpoint"]), wanted.grafanaWorkspaceArn
+    if wanted.grafana_sign_in is not None:
+        made = grafana_workspace.ensure(
+            doc, arn, wanted.grafana_sign_in, lambda message: HYPERPOD_OBSERVABILITY._wait(doc, message)
+        )
+        if isinstance(made, PhaseResult):
+            return made
+        grafana = str(made["arn"])
     addon = replace(
         HYPERPOD_OBSERVABILITY,
         policy=lambda _cluster_arn: hp_observability.policy(arn),

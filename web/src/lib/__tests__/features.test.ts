@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { changedFields } from '../diff';
-import { grafanaUrlOf, toggle, togglesOf, withGrafana } from '../features';
+import { grafanaSignInOf, grafanaUrlOf, toggle, togglesOf, withGrafana, withNewGrafana } from '../features';
 import type { FeatureView } from '../types';
 
 function feature(name: FeatureView['name'], enabled: boolean, settings: Record<string, number | string> = {}): FeatureView {
@@ -61,4 +61,24 @@ describe('features as the PATCH body says them', () => {
     expect(grafanaUrlOf(feature('hyperpodObservability', true, { grafanaUrl: url }))).toBe(url);
     expect(grafanaUrlOf(feature('hyperpodObservability', true, { prometheusEndpoint: 'https://aps' }))).toBeNull();
   });
+
+  it('HyperPod observability turned on with a Grafana workspace Launchpod creates sends how people sign in', () => {
+    const original = togglesOf([feature('hyperpodObservability', false)]);
+    expect(changedFields(original, { hyperpodObservability: withNewGrafana('SAML') })).toEqual({
+      hyperpodObservability: { enabled: true, createGrafanaWorkspace: true, grafanaAuthentication: 'SAML' },
+    });
+    expect(changedFields(original, { hyperpodObservability: withNewGrafana('AWS_SSO') })).toEqual({
+      hyperpodObservability: { enabled: true, createGrafanaWorkspace: true, grafanaAuthentication: 'AWS_SSO' },
+    });
+    expect(changedFields(original, { hyperpodObservability: withNewGrafana(null) })).toEqual({
+      hyperpodObservability: { enabled: true },
+    });
+  });
+
+  it("shows how people sign in to the Grafana workspace Launchpod made, and nothing without one", () => {
+    const saml = 'SAML (not configured: give the workspace your identity provider metadata)';
+    expect(grafanaSignInOf(feature('hyperpodObservability', true, { grafanaSignIn: saml }))).toBe(saml);
+    expect(grafanaSignInOf(feature('hyperpodObservability', true, {}))).toBeNull();
+  });
 });
+
