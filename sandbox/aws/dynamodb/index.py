@@ -65,6 +65,14 @@ class _Partitions:
     generation: tuple[int, int]
     items: dict[str, list[Any]] = field(default_factory=dict)  # partition key -> items, ascending
     keys: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)  # the same order's sort tuples
+    sizes: dict[int, int] = field(default_factory=dict)  # id(item) -> its size, unchanged until a write
+
+    def size(self, item: Any) -> int:
+        """The item's size (the 1 MB page limit sums them): an item with its phases is ~80 attribute values."""
+        found = self.sizes.get(id(item))
+        if found is None:
+            found = self.sizes[id(item)] = int(item.size())
+        return found
 
 
 def written(table: Any) -> None:
@@ -219,7 +227,7 @@ def install() -> None:
         result_size = scanned_count = 0
         last_evaluated_key = None
         for result in candidates:
-            if len(results) == limit or (result_size + result.size()) > RESULT_SIZE_LIMIT:
+            if len(results) == limit or (result_size + partitions.size(result)) > RESULT_SIZE_LIMIT:
                 last_evaluated_key = self._get_last_evaluated_key(results[-1], index_name)
                 break
             if range_comparison:
@@ -227,7 +235,7 @@ def install() -> None:
                 if not (value and value.compare(range_comparison, range_objs)):
                     continue
             results.append(result)
-            result_size += result.size()
+            result_size += partitions.size(result)
             scanned_count += 1
 
         if projection_expressions and (index is None or _projects_all(index)):
