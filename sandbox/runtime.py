@@ -46,6 +46,8 @@ class Sandbox:
     lambdas: Any = None
     provisioned: Any = None
     _threads: list[threading.Thread] = field(default_factory=list)
+    _lambda_client: Any = None
+    _lambda_client_lock: threading.Lock = field(default_factory=threading.Lock)
     _started: list[Step] = field(default_factory=list)
 
     @property
@@ -257,15 +259,21 @@ class Sandbox:
 
     # ------------------------------------------------------------------ Lambda
     def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]:
-        import boto3
-
-        out = boto3.client("lambda", region_name="us-east-1").invoke(
-            FunctionName=function_name, Payload=json.dumps(event).encode()
-        )
+        out = self._lambda().invoke(FunctionName=function_name, Payload=json.dumps(event).encode())
         payload = json.loads(out["Payload"].read() or b"null")
         if out.get("FunctionError"):
             raise RuntimeError(f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
         return payload if isinstance(payload, dict) else {"statusCode": 200, "body": json.dumps(payload)}
+
+    def _lambda(self) -> Any:
+        """One Lambda client for every invocation (a client is thread safe, "Multithreading or multiprocessing
+        with clients", boto3 documentation; building one costs more CPU than the call it makes)."""
+        with self._lambda_client_lock:
+            if self._lambda_client is None:
+                import boto3
+
+                self._lambda_client = boto3.client("lambda", region_name="us-east-1")
+            return self._lambda_client
 
     # ------------------------------------------------------------------ HTTP
     def _serve(self) -> None:

@@ -28,7 +28,7 @@ import attrs
 from kmock._internal import enums, rendering
 
 from sandbox.aws import clock
-from sandbox.kube import pod_log_times
+from sandbox.kube import membership, pod_log_times
 from sandbox.kube.matching import InvalidSelector, field_selector_matches, label_selector_matches
 from sandbox.kube.store import DEFAULT_NAMESPACES, rv_of, status_body, status_response
 from sandbox.kube.tokens import InvalidToken, kube_request, parse_authorization
@@ -37,6 +37,7 @@ from sandbox.state import STATE
 
 # kmock keeps every request for assertions; a sandbox that runs for hours must not.
 _MAX_KEPT_REQUESTS = 500
+membership.install()  # a request's reaction chosen without walking those kept requests
 
 log = logging.getLogger("sandbox.kube")
 

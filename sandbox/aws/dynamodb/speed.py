@@ -89,12 +89,33 @@ def install() -> None:
     patch(DynamoType, "__ge__", ordered(ge, lambda a, b: a >= b))
 
 
+_SCALARS = {"S": str, "N": str, "BOOL": bool, "NULL": bool}
+
+
+def _plain_attribute_value(value: Any) -> bool:
+    """An attribute value the serializer would copy as it is: strings, numbers (kept as strings), booleans,
+    nulls, string and number sets, and maps and lists of those. Binaries are base64-encoded: not plain."""
+    if type(value) is not dict or len(value) != 1:
+        return False
+    ((member, inner),) = value.items()
+    scalar = _SCALARS.get(member)
+    if scalar is not None:
+        return type(inner) is scalar
+    if member == "M":
+        return type(inner) is dict and all(type(k) is str and _plain_attribute_value(v) for k, v in inner.items())
+    if member == "L":
+        return type(inner) is list and all(_plain_attribute_value(v) for v in inner)
+    if member in ("SS", "NS"):
+        return type(inner) is list and all(type(v) is str for v in inner)
+    return False
+
+
 def _install_attribute_value_serializer() -> None:
     from moto.core.serialize import BaseJSONSerializer
 
     original = BaseJSONSerializer._serialize_type_structure
 
-    def _serialize_type_structure(self: Any, serialized: Any, value: Any, shape: Any, key: str) -> None:
+    def one_member(self: Any, serialized: Any, value: Any, shape: Any, key: str) -> None:
         if shape.name == "AttributeValue" and type(value) is dict and len(value) == 1:
             (member,) = value
             member_shape = shape.members.get(member)
@@ -107,6 +128,19 @@ def _install_attribute_value_serializer() -> None:
                 return
         original(self, serialized, value, shape, key)
 
+    def _serialize_type_structure(self: Any, serialized: Any, value: Any, shape: Any, key: str) -> None:
+        # A plain value's serialization is the value itself: each string member through str() (a str already),
+        # booleans as they are, maps and lists member by member. Whole items (about 80 values each on an
+        # operations page) were walked node by node through botocore's shapes.
+        if shape.name == "AttributeValue" and _plain_attribute_value(value):
+            if key:
+                self._default_serialize(serialized, value, shape, key)
+            else:
+                serialized.update(value)
+            return
+        one_member(self, serialized, value, shape, key)
+
+    _serialize_type_structure.__wrapped__ = one_member  # type: ignore[attr-defined]
     patch(BaseJSONSerializer, "_serialize_type_structure", _serialize_type_structure)
 
 

@@ -4,6 +4,7 @@ type (strings by UTF-8 bytes, numbers by value), key equality by type and value,
 from __future__ import annotations
 
 import datetime
+import json
 import random
 
 from moto.dynamodb.models import utilities
@@ -209,3 +210,36 @@ def test_the_size_of_every_value_is_motos():
     assert Item(DynamoType({"S": "x"}), None, EVERY_TYPE).size() == sum(
         len(k) + moto_size(DynamoType(v)) for k, v in EVERY_TYPE.items()
     )
+
+
+def test_a_plain_item_is_answered_in_the_same_json_bytes_as_member_by_member(client, monkeypatch):
+    from moto.core.serialize import BaseJSONSerializer
+
+    ddb = client("dynamodb")
+    id_table(ddb, "bytes")
+    plain = {k: v for k, v in EVERY_TYPE.items() if k not in ("b", "bs", "l")} | {
+        "id": {"S": "plain"},
+        "empty": {"S": ""},
+        "unicode": {"S": 'é😀\n"q"'},
+        "l": {"L": [{"S": "a"}, {"N": "1"}, {"NULL": True}, {"L": []}, {"M": {}}]},
+    }
+    ddb.put_item(TableName="bytes", Item=plain)
+    ddb.put_item(TableName="bytes", Item=EVERY_TYPE)  # binaries: not plain, serialized member by member
+    bodies: list[bytes] = []
+    ddb.meta.events.register("before-parse.dynamodb.*", lambda response_dict, **_: bodies.append(response_dict["body"]))
+
+    def answers() -> list[bytes]:
+        bodies.clear()
+        for key in ("plain", "all-types"):
+            ddb.get_item(TableName="bytes", Key={"id": {"S": key}})
+            ddb.query(TableName="bytes", KeyConditionExpression="id = :i", ExpressionAttributeValues={":i": {"S": key}})
+        ddb.scan(TableName="bytes")
+        return list(bodies)
+
+    ours = answers()
+    with monkeypatch.context() as moto:
+        member_by_member = BaseJSONSerializer._serialize_type_structure.__wrapped__  # type: ignore[attr-defined]
+        moto.setattr(BaseJSONSerializer, "_serialize_type_structure", member_by_member)
+        theirs = answers()
+    assert ours == theirs
+    assert json.loads(ours[0])["Item"]["unicode"] == {"S": 'é😀\n"q"'}
