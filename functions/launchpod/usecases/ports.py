@@ -6,6 +6,7 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.quotas import Quota
@@ -20,7 +21,7 @@ class ClusterRecords(Protocol):
 class ControlPlanes(Protocol):
     """EKS's clusters (adapters.aws.eks)."""
 
-    def cluster(self, name: str) -> dict[str, Any] | None: ...
+    def cluster(self, name: str) -> EksCluster | None: ...
 
 
 class TrackingServers(Protocol):
