@@ -136,7 +136,7 @@ def hyperpod_zone(cluster: dict[str, Any] | None, *, ports: HyperPodPorts) -> st
     """The zone of the HyperPod cluster's compute subnet."""
     ids = list(((cluster or {}).get("VpcConfig") or {}).get("Subnets") or [])
     found = ports.ec2.subnets(ids) if ids else []
-    return found[0]["AvailabilityZone"] if found else None
+    return found[0].zone if found else None
 
 
 # ---------------------------------------------------------------------------- create, provision, update

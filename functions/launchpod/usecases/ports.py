@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.network import Subnet
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.quotas import Quota
 
@@ -33,7 +34,7 @@ class TrackingServers(Protocol):
 class Subnets(Protocol):
     """EC2's subnets (adapters.aws.ec2)."""
 
-    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[dict[str, Any]]: ...
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[Subnet]: ...
 
 
 class KubeReader(Protocol):

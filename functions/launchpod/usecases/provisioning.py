@@ -63,7 +63,7 @@ def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> Non
 def subnet_zones(eks: EksCluster | None, *, ec2: Subnets) -> list[str]:
     """The zones of an EKS cluster's subnets, as the request's availabilityZones would name them."""
     ids = list(eks.subnet_ids) if eks else []
-    return [s["AvailabilityZone"] for s in ec2.subnets(ids)] if ids else []
+    return [s.zone for s in ec2.subnets(ids)] if ids else []
 
 
 # ---------------------------------------------------------------------------- the control plane

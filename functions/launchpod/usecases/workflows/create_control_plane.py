@@ -36,14 +36,14 @@ def _reuse(doc: WorkflowInput, vpc_id: str, subnet_ids: list[str]) -> PhaseResul
     ec2 = wiring.ec2()
     if ec2.vpc(vpc_id) is None:
         raise PermanentError(f"VPC {vpc_id} does not exist in this region; give an existing VPC or none.")
-    found = {s["SubnetId"]: s for s in ec2.subnets(subnet_ids=subnet_ids)}
+    found = {s.id: s for s in ec2.subnets(subnet_ids=subnet_ids)}
     missing = [s for s in subnet_ids if s not in found]
     if missing:
         raise PermanentError(f"Subnets {', '.join(missing)} do not exist; give subnets of {vpc_id}.")
-    outside = [s for s, v in found.items() if v["VpcId"] != vpc_id]
+    outside = [s for s, v in found.items() if v.vpc_id != vpc_id]
     if outside:
         raise PermanentError(f"Subnets {', '.join(outside)} are not in {vpc_id}; give subnets of that VPC.")
-    zones = {v["AvailabilityZone"] for v in found.values()}
+    zones = {v.zone for v in found.values()}
     if len(zones) < 2:
         raise PermanentError(f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones.")
     group_id = _shared_group(doc, vpc_id)

@@ -74,15 +74,15 @@ def compute_subnet(doc: WorkflowInput) -> PhaseResult:
         eks = wiring.eks().cluster(doc.target)
         if eks is None:
             raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
-        vpc_id = ec2.subnets(subnet_ids=list(eks.subnet_ids))[0]["VpcId"]
+        vpc_id = ec2.subnets(subnet_ids=list(eks.subnet_ids))[0].vpc_id
     vpc = ec2.vpc(vpc_id) or {}
     table_id, routed = _route_out(doc, vpc_id)
     tags = {**tags_of(doc), "launchpod:purpose": "hyperpod-compute", "launchpod:zone": request.availabilityZone}
     existing = ec2.subnets_tagged(vpc_id, tags)
     if existing:
-        subnet_id, cidr = existing[0]["SubnetId"], existing[0]["CidrBlock"]
+        subnet_id, cidr = existing[0].id, existing[0].cidr
     else:
-        taken = [s["CidrBlock"] for s in ec2.subnets(vpc_id=vpc_id)]
+        taken = [s.cidr for s in ec2.subnets(vpc_id=vpc_id)]
         (cidr,) = plan_subnets(vpc["CidrBlock"], taken, [hyperpod.COMPUTE_PREFIX])
         subnet_id = ec2.ensure_subnet(
             vpc_id, cidr, request.availabilityZone, {**tags, "Name": f"{doc.target}-compute-{request.availabilityZone}"}
