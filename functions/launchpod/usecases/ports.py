@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.mlflow import TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.quotas import Quota
@@ -28,7 +29,7 @@ class ControlPlanes(Protocol):
 class TrackingServers(Protocol):
     """SageMaker managed MLflow (adapters.aws.mlflow)."""
 
-    def describe(self, name: str) -> dict[str, Any] | None: ...
+    def describe(self, name: str) -> TrackingServer | None: ...
 
 
 class Subnets(Protocol):

@@ -110,10 +110,10 @@ def delete_tracking_server(doc: WorkflowInput) -> PhaseResult:
         found = servers.describe(name)
         if found is None:
             continue
-        if not teardown.ours(wiring.sagemaker().tags(found["TrackingServerArn"]), doc.target, prefix):
+        if not teardown.ours(wiring.sagemaker().tags(found.arn), doc.target, prefix):
             kept.append(name)
             continue
-        if found.get("TrackingServerStatus") != "Deleting":
+        if found.status != "Deleting":
             servers.delete(name)
         deleting.append(name)
     left = f" Left in place (not created by Launchpod): {', '.join(kept)}." if kept else ""
