@@ -11,6 +11,7 @@ from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.operations import OperationStore
+from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
 
 
@@ -201,8 +202,8 @@ class OwnedRoles(Protocol):
 class Preferences(Protocol):
     """Each caller's preferences (adapters.store.preferences)."""
 
-    def get(self, subject: str) -> dict[str, Any]: ...
-    def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]: ...
+    def get(self, subject: str) -> CallerPreferences: ...
+    def set_active_cluster(self, subject: str, cluster: str | None) -> CallerPreferences: ...
 
 
 class KubeDeleter(Protocol):
