@@ -13,6 +13,7 @@ from launchpod.domain.network import Subnet
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
+from launchpod.domain.storage import ObjectPage
 
 
 class ClusterRecords(Protocol):
@@ -219,9 +220,9 @@ class KubeLabelled(Protocol):
 
 
 class ObjectPages(Protocol):
-    """One page of an S3 prefix's objects, ListObjectsV2 as answered (adapters.aws.s3.list_page)."""
+    """One page of an S3 prefix's objects and folders (adapters.aws.s3.list_page)."""
 
-    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]: ...
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> ObjectPage: ...
 
 
 class NotificationTopic(Protocol):
