@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from tests import manifests as schemas
 from tests.instance_facts import facts
 
+TS_ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/ts"
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/launchpod-c1-mlflow"
 
 
@@ -74,7 +75,7 @@ def test_without_a_server_no_tracking_uri_is_set():
 def test_the_plan_creates_a_missing_server_with_its_role_picks_an_existing_one_and_is_empty_when_in_use():
     created = mlflow.plan("c1", "ts", None, None)
     assert [(s.action, s.phase) for s in created.steps] == [("create", "ServerRole"), ("create", "TrackingServer")]
-    existing = {"TrackingServerName": "ts", "TrackingServerStatus": "Created"}
+    existing = mlflow.TrackingServer("ts", TS_ARN, "Created")
     assert [(s.action, s.phase) for s in mlflow.plan("c1", "ts", "other", existing).steps] == [
         ("pick", "TrackingServer")
     ]
@@ -84,13 +85,13 @@ def test_the_plan_creates_a_missing_server_with_its_role_picks_an_existing_one_a
 def test_a_server_that_cannot_take_runs_is_refused_naming_the_field():
     for status in ("Deleting", "CreateFailed", "Stopped"):
         with pytest.raises(Conflict) as refused:
-            mlflow.plan("c1", "ts", "ts", {"TrackingServerStatus": status})
+            mlflow.plan("c1", "ts", "ts", mlflow.TrackingServer("ts", TS_ARN, status))
         assert refused.value.details[0]["field"] == "body.trackingServerName"
         assert f"is {status}" in refused.value.message
 
 
 def test_a_sent_size_that_is_not_the_existing_servers_is_refused_naming_it_never_a_silent_noop():
-    existing = {"TrackingServerStatus": "Created", "TrackingServerSize": "Small"}
+    existing = mlflow.TrackingServer("ts", TS_ARN, "Created", size="Small")
     assert mlflow.plan("c1", "ts", "ts", existing, "Small").empty
     assert mlflow.plan("c1", "ts", "ts", existing).empty  # size left out: nothing to compare
     with pytest.raises(Conflict) as refused:

@@ -4,7 +4,6 @@ does not stop the rest of the delete."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.delete_cluster import DELETE_LOAD_BALANCERS, delete_load_balancers
 
 from tests.entrypoints.fakes import phase_input
+from tests.fakes.eks import Eks
 
 CHAT = {"metadata": {"name": "chat", "namespace": "default"}, "spec": {"type": "LoadBalancer"}}
 DNS = {"metadata": {"name": "kube-dns", "namespace": "kube-system"}, "spec": {"type": "ClusterIP"}}
@@ -35,7 +35,7 @@ def world(monkeypatch):
         "refuse": None,
     }
     state["eks"]["tags"] = ownership.aws_tags("c1", settings().resource_prefix)
-    monkeypatch.setattr(wiring, "eks", lambda: SimpleNamespace(cluster=lambda name: state["eks"]))
+    monkeypatch.setattr(wiring, "eks", lambda: Eks({"c1": state["eks"]}))
 
     def items(cluster: str, kind: str) -> list[dict[str, Any]]:
         if state["refuse"]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
@@ -11,7 +9,7 @@ from launchpod.domain import dependencies
 from launchpod.entrypoints.events import cluster_event, cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
-from tests.fakes.eks import _offered
+from tests.fakes.eks import Eks
 from tests.fakes.operations import Workflows
 
 HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
@@ -150,10 +148,9 @@ def test_hyperpod_cluster_events_reach_the_cluster_topic_with_their_level_and_de
 
 def test_drift_check_records_add_ons_not_at_their_pinned_version(lambda_context, stores, monkeypatch):
     clusters, _ = stores
-    fake_eks = SimpleNamespace(
-        cluster=lambda name: {"status": "ACTIVE", "version": "1.34"},
-        addons=lambda name: {"cert-manager": {"addonVersion": "v1.0.0-eksbuild.1", "status": "ACTIVE"}},
-        addon_versions=lambda name, kubernetes: _offered({}, name, kubernetes),
+    fake_eks = Eks(
+        {"c1": {"status": "ACTIVE", "version": "1.34"}},
+        {"c1": {"cert-manager": {"addonVersion": "v1.0.0-eksbuild.1", "status": "ACTIVE"}}},
     )
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
     assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
@@ -165,12 +162,10 @@ def test_drift_check_records_an_add_on_whose_pin_eks_does_not_offer_for_the_clus
 ):
     clusters, _ = stores
     pin = next(a.version for a in dependencies.manifest().addons if a.name == "cert-manager")
-    fake_eks = SimpleNamespace(
-        cluster=lambda name: {"status": "ACTIVE", "version": "1.35"},
-        addons=lambda name: {"cert-manager": {"addonVersion": pin, "status": "ACTIVE"}},
-        addon_versions=lambda name, kubernetes: _offered(
-            {"cert-manager": (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")}, name, kubernetes
-        ),
+    fake_eks = Eks(
+        {"c1": {"status": "ACTIVE", "version": "1.35"}},
+        {"c1": {"cert-manager": {"addonVersion": pin, "status": "ACTIVE"}}},
+        offered={"cert-manager": (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")},
     )
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
     assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
@@ -179,7 +174,7 @@ def test_drift_check_records_an_add_on_whose_pin_eks_does_not_offer_for_the_clus
 
 def test_the_watch_schedule_runs_the_watcher_not_the_drift_check(lambda_context, stores, monkeypatch):
     clusters, _ = stores
-    fake_eks = SimpleNamespace(cluster=lambda name: {"status": "CREATING", "version": "1.34"})
+    fake_eks = Eks({"c1": {"status": "CREATING", "version": "1.34"}})
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
     assert drift_check.handler({"check": "watch"}, lambda_context) == {"checked": 0, "told": {}}
     assert "drift" not in clusters.get("c1")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.adapters.aws.eks import eks_cluster
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, NotFound
+
+ACCOUNT = "123456789012"
 
 
 def _offered(
@@ -24,8 +28,9 @@ def _offered(
 
 
 class Eks:
-    """EKS: clusters by name as DescribeCluster answers them, each cluster's add-ons by name, and the add-on
-    versions offered (``offered``'s entry, or else the dependency manifest's pin alone)."""
+    """EKS: clusters by name as DescribeCluster answers them (its name and ARN filled in where a test leaves
+    them out, as EKS always gives both), read as the adapter reads them; each cluster's add-ons by name, and
+    the add-on versions offered (``offered``'s entry, or else the dependency manifest's pin alone)."""
 
     def __init__(
         self,
@@ -41,8 +46,12 @@ class Eks:
         self.deleted: list[str] = []  # each add-on DeleteAddon removed
         self.schemas: dict[str, dict[str, Any]] = {}  # add-on -> its configuration values' JSON schema
 
-    def cluster(self, name: str) -> dict[str, Any] | None:
-        return self.clusters.get(name)
+    def cluster(self, name: str) -> EksCluster | None:
+        found = self.clusters.get(name)
+        if found is None:
+            return None
+        arn = f"arn:aws:eks:us-east-1:{ACCOUNT}:cluster/{name}"
+        return eks_cluster({"name": name, "arn": arn, **found})
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         """A cluster neither seeded nor given add-ons does not exist: ListAddons answers ResourceNotFound."""

@@ -4,25 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.adapters.aws.mlflow import tracking_server
 from launchpod.domain.errors import LaunchpodError, PermanentError
+from launchpod.domain.mlflow import TrackingServer
+
+ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/"
 
 
 class Servers:
-    """SageMaker managed MLflow: tracking servers by name as DescribeMlflowTrackingServer answers them, with
-    presigned URLs to their UI (each one new); ``asked`` is the names described, ``presigned`` the names a URL
-    was made for. A URL is made only for a server that exists and is Created, as SageMaker makes them."""
+    """SageMaker managed MLflow: tracking servers by name as DescribeMlflowTrackingServer answers them (its name
+    and ARN filled in where a test leaves them out, as SageMaker always gives both), read as the adapter reads
+    them, with presigned URLs to their UI (each one new); ``asked`` is the names described, ``presigned`` the
+    names a URL was made for. A URL is made only for a server that exists and is Created, as SageMaker makes them."""
 
     def __init__(self, servers: dict[str, dict[str, Any]] | None = None) -> None:
         self.servers, self.asked = servers if servers is not None else {}, list[str]()
         self.presigned, self.deleted = list[str](), list[str]()
 
-    def add(self, name: str, status: str = "Created") -> dict[str, Any]:
-        """A server as CreateMlflowTrackingServer leaves it once ``status``."""
+    def add(
+        self, name: str, status: str = "Created", artifact_store: str = "s3://sagemaker-shared/mlflow/"
+    ) -> dict[str, Any]:
+        """A server as CreateMlflowTrackingServer leaves it once ``status``: its size Small, SageMaker's default."""
         self.servers[name] = {
             "TrackingServerName": name,
-            "TrackingServerArn": f"arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/{name}",
+            "TrackingServerArn": ARN + name,
             "TrackingServerStatus": status,
             "TrackingServerUrl": f"https://t-{name}.us-east-1.experiments.sagemaker.aws",
+            "ArtifactStoreUri": artifact_store,
+            "TrackingServerSize": "Small",
         }
         return self.servers[name]
 
@@ -32,9 +41,12 @@ class Servers:
             self.deleted.append(name)
             self.servers[name]["TrackingServerStatus"] = "Deleting"
 
-    def describe(self, name: str) -> dict[str, Any] | None:
+    def describe(self, name: str) -> TrackingServer | None:
         self.asked.append(name)
-        return self.servers.get(name)
+        found = self.servers.get(name)
+        if found is None:
+            return None
+        return tracking_server({"TrackingServerName": name, "TrackingServerArn": ARN + name, **found})
 
     def presigned_url(self, name: str, expires: int = 300) -> str:
         action = "sagemaker:CreatePresignedMlflowTrackingServerUrl failed"

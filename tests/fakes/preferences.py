@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from launchpod.domain.preferences import CallerPreferences
 
 
 class Preferences:
-    """Each caller's preferences by subject."""
+    """Each caller's preferences by subject; a caller never written has none set."""
 
     def __init__(self) -> None:
-        self.items: dict[str, dict[str, Any]] = {}
+        self.items: dict[str, CallerPreferences] = {}
         self.writes = 0
 
-    def get(self, subject: str) -> dict[str, Any]:
-        return self.items.get(subject, {"subject": subject})
+    def get(self, subject: str) -> CallerPreferences:
+        return self.items.get(subject, CallerPreferences(subject))
 
-    def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]:
+    def set_active_cluster(self, subject: str, cluster: str | None) -> CallerPreferences:
         self.writes += 1
-        self.items[subject] = {"subject": subject, "activeCluster": cluster}
+        self.items[subject] = CallerPreferences(subject, cluster)
         return self.items[subject]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from launchpod.domain.errors import NotFound
+from launchpod.domain.storage import ObjectPage, StoredObject
 
 
 class S3:
@@ -37,9 +38,9 @@ class S3:
             del keys[key]
         return len(gone)
 
-    def list_page(self, bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> dict[str, Any]:
+    def list_page(self, bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> ObjectPage:
         """One ListObjectsV2 page with '/' as delimiter: keys and common prefixes in UTF-8 order, ``max_keys`` of
-        them together; no Contents or CommonPrefixes member when there are none, as S3 answers
+        them together, and a token to the rest when there is more, as S3 answers
         (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html)."""
         self.asked.append((bucket, prefix, token))
         keys = self._bucket(bucket, f"s3:ListBucket s3://{bucket}/{prefix}")
@@ -51,18 +52,13 @@ class S3:
         start = int(token) if token else 0
         page, more = ordered[start : start + max_keys], len(ordered) > start + max_keys
         when = datetime(2026, 1, 1, tzinfo=UTC)
-        answer: dict[str, Any] = {"IsTruncated": more, "KeyCount": len(page), "Prefix": prefix, "Delimiter": "/"}
-        contents = [{"Key": k, "Size": keys[k], "LastModified": when} for k, folder in page if not folder]
-        prefixes = [{"Prefix": p} for p, folder in page if folder]
-        if contents:
-            answer["Contents"] = contents
-        if prefixes:
-            answer["CommonPrefixes"] = prefixes
-        if more:
-            answer["NextContinuationToken"] = str(start + max_keys)
-        return answer
+        return ObjectPage(
+            objects=tuple(StoredObject(k, keys[k], when) for k, folder in page if not folder),
+            prefixes=tuple(p for p, folder in page if folder),
+            next_token=str(start + max_keys) if more else None,
+        )
 
-    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]:
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> ObjectPage:
         return self.list_page(bucket, prefix, token)
 
     def list_keys(self, bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]:

@@ -1,14 +1,16 @@
 """EC2's contract: the in-memory fake (tests/fakes/ec2.py) and adapters.aws.ec2 on the sandbox's EC2 answer each
 case alike: the region's zones, the zones offering each instance type (one zone when asked, none for a type EC2
-does not have), and subnets by id (one that does not exist left out)."""
+does not have), subnets by id (one that does not exist left out) with their VPC and range, and a VPC's subnets."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 
 import pytest
 from launchpod.adapters.aws.ec2 import Ec2 as Adapter
 from launchpod.domain.errors import NotFound
+from launchpod.domain.network import Subnet
 from launchpod.usecases.ports import Ec2Offerings
 
 from tests.fakes.ec2 import Ec2
@@ -70,6 +72,15 @@ def test_subnets_by_id_answer_their_zone_and_leave_out_one_that_does_not_exist(s
     ec2, create = side
     first, second = create("us-east-1b"), create("us-east-1c")
     found = ec2.subnets([first, second, "subnet-0000000000000dead"])
-    assert sorted((s["SubnetId"], s["AvailabilityZone"]) for s in found) == sorted(
-        [(first, "us-east-1b"), (second, "us-east-1c")]
-    )
+    assert sorted((s.id, s.zone) for s in found) == sorted([(first, "us-east-1b"), (second, "us-east-1c")])
+
+
+def test_subnets_read_with_their_vpc_and_range_and_a_vpc_answers_its_subnets(side: Side) -> None:
+    ec2, create = side
+    first, second = create("us-east-1b"), create("us-east-1c")
+    found = ec2.subnets([first, second])
+    assert all(isinstance(s, Subnet) for s in found)
+    (vpc,) = {s.vpc_id for s in found}
+    ranges = [ipaddress.ip_network(s.cidr) for s in found]
+    assert len(set(ranges)) == 2 and all(r.prefixlen == 24 for r in ranges)
+    assert sorted(s.id for s in ec2.subnets(vpc_id=vpc)) == sorted([first, second])

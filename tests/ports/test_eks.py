@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from launchpod.adapters.aws.eks import Eks as EksAdapter
 from launchpod.domain import dependencies
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, NotFound
 
 import sandbox.aws
@@ -20,6 +21,7 @@ from tests.sandbox.aws.support import ROLE_ARN, wait_until
 VERSION = "1.32"
 INFERENCE = "amazon-sagemaker-hyperpod-inference"
 TAGS = {"launchpod:cluster": "train"}
+SUBNETS, GROUPS = ["subnet-a", "subnet-b"], ["sg-1"]
 # What a cluster and an add-on come to, made the way each side makes them: (cluster name) and (cluster, add-on);
 # and an add-on's creation finishing (cluster, add-on).
 Side = tuple[Any, Callable[[str], None], Callable[[str, str], None], Callable[[str, str], None]]
@@ -33,7 +35,14 @@ def side(request: pytest.FixtureRequest) -> Side:
         fake.schemas[INFERENCE] = INFERENCE_SCHEMA  # what EKS publishes for it (the sandbox serves AWS's pages)
 
         def create_fake(name: str) -> None:
-            fake.clusters[name] = {"name": name, "status": "ACTIVE", "version": VERSION, "tags": TAGS}
+            fake.clusters[name] = {
+                "name": name,
+                "arn": f"arn:aws:eks:us-east-1:123456789012:cluster/{name}",
+                "status": "ACTIVE",
+                "version": VERSION,
+                "resourcesVpcConfig": {"subnetIds": SUBNETS, "securityGroupIds": GROUPS},
+                "tags": TAGS,
+            }
 
         def install_fake(cluster: str, addon: str) -> None:
             fake.addon_map.setdefault(cluster, {})[addon] = {"addonName": addon, "clusterName": cluster}
@@ -50,7 +59,7 @@ def side(request: pytest.FixtureRequest) -> Side:
             name=name,
             version=VERSION,
             roleArn=ROLE_ARN,
-            resourcesVpcConfig={"subnetIds": ["subnet-a", "subnet-b"], "securityGroupIds": ["sg-1"]},
+            resourcesVpcConfig={"subnetIds": SUBNETS, "securityGroupIds": GROUPS},
             tags=TAGS,
         )
         wait_until(lambda: eks.describe_cluster(name=name)["cluster"]["status"] == "ACTIVE", reason="not ACTIVE")
@@ -73,12 +82,14 @@ def test_a_cluster_nobody_created_reads_as_none(side: Side) -> None:
     assert side[0].cluster("ghost") is None
 
 
-def test_a_cluster_reads_with_its_status_version_and_tags(side: Side) -> None:
+def test_a_cluster_reads_with_its_arn_status_version_network_and_tags(side: Side) -> None:
     eks, create, *_ = side
     create("train")
     found = eks.cluster("train")
-    assert found is not None
-    assert (found["name"], found["status"], found["version"], found["tags"]) == ("train", "ACTIVE", VERSION, TAGS)
+    assert isinstance(found, EksCluster)
+    assert (found.name, found.status, found.version, found.tags) == ("train", "ACTIVE", VERSION, TAGS)
+    assert found.arn.startswith("arn:aws:eks:") and found.arn.endswith(":cluster/train")
+    assert (found.subnet_ids, found.security_group_ids) == (tuple(SUBNETS), tuple(GROUPS))
 
 
 def test_a_clusters_addons_are_by_name_and_a_cluster_without_any_has_none(side: Side) -> None:

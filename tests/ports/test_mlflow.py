@@ -13,6 +13,7 @@ import pytest
 from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker as SageMakerAdapter
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.mlflow import TrackingServer
 
 from sandbox.aws import mlflow as sandbox_mlflow
 from sandbox.aws import sagemaker as hyperpod
@@ -68,14 +69,15 @@ def test_a_server_nobody_created_describes_as_none(side: Side) -> None:
     assert side[0].describe("lp-ghost") is None
 
 
-def test_a_server_describes_with_its_name_arn_status_and_url(side: Side) -> None:
+def test_a_server_describes_with_its_name_arn_status_url_store_and_size(side: Side) -> None:
     servers, create, _ = side
     create("lp-train")
     found = servers.describe("lp-train")
-    assert found is not None
-    assert (found["TrackingServerName"], found["TrackingServerStatus"]) == ("lp-train", "Creating")
-    assert str(found["TrackingServerArn"]).endswith(":mlflow-tracking-server/lp-train")
-    assert str(found["TrackingServerUrl"]).startswith("https://")
+    assert isinstance(found, TrackingServer)
+    assert (found.name, found.status) == ("lp-train", "Creating")
+    assert found.arn.startswith("arn:aws:sagemaker:") and found.arn.endswith(":mlflow-tracking-server/lp-train")
+    assert str(found.url).startswith("https://")
+    assert (found.artifact_store_uri, found.size) == ("s3://sagemaker-shared/mlflow/", "Small")
 
 
 def test_a_ui_url_is_made_once_the_server_is_created_and_each_is_new(side: Side) -> None:
@@ -84,7 +86,9 @@ def test_a_ui_url_is_made_once_the_server_is_created_and_each_is_new(side: Side)
     with pytest.raises(PermanentError, match="wait until it is Created"):
         servers.presigned_url("lp-train")
     created("lp-train")
-    base = str((servers.describe("lp-train") or {})["TrackingServerUrl"])
+    described = servers.describe("lp-train")
+    assert described is not None
+    base = str(described.url)
     first, second = servers.presigned_url("lp-train", 60), servers.presigned_url("lp-train", 60)
     assert first.startswith(base + "/auth?authToken=") and second.startswith(base + "/auth?authToken=")
     assert first != second
@@ -100,7 +104,8 @@ def test_a_delete_leaves_the_server_deleting_and_a_second_delete_of_a_gone_one_i
     create("lp-train")
     created("lp-train")
     servers.delete("lp-train")
-    assert (servers.describe("lp-train") or {}).get("TrackingServerStatus") == "Deleting"
+    deleting = servers.describe("lp-train")
+    assert deleting is not None and deleting.status == "Deleting"
     servers.delete("lp-ghost")
 
 

@@ -4,11 +4,10 @@ key under a prefix up to a limit, a prefix deleted, and a bucket that does not e
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from launchpod.adapters.aws import s3 as adapter
 from launchpod.domain.errors import NotFound
+from launchpod.domain.storage import ObjectPage, StoredObject
 from launchpod.runtime.wiring import S3Objects
 
 from tests.fakes.s3 import S3
@@ -29,30 +28,25 @@ def bucket(request: pytest.FixtureRequest) -> S3Objects:
     return port
 
 
-def _page(answer: dict[str, Any]) -> tuple[list[tuple[str, int]], list[str], bool]:
-    return (
-        [(o["Key"], o["Size"]) for o in answer.get("Contents", [])],
-        [p["Prefix"] for p in answer.get("CommonPrefixes", [])],
-        bool(answer.get("IsTruncated")),
-    )
+def _page(answer: ObjectPage) -> tuple[list[tuple[str, int]], list[str], bool]:
+    return [(o.key, o.size) for o in answer.objects], list(answer.prefixes), answer.next_token is not None
 
 
 def test_a_page_holds_the_objects_and_the_folders_right_under_the_prefix(bucket: S3Objects) -> None:
     answer = bucket.list_page(BUCKET, "datasets/", None)
     assert _page(answer) == ([("datasets/a.txt", 3), ("datasets/b.txt", 1)], ["datasets/imgs/"], False)
-    assert "NextContinuationToken" not in answer
+    assert all(isinstance(o, StoredObject) and o.last_modified.tzinfo is not None for o in answer.objects)
 
 
 def test_a_full_page_carries_a_token_to_the_rest(bucket: S3Objects) -> None:
     first = bucket.list_page(BUCKET, "datasets/", None, max_keys=2)
     assert _page(first) == ([("datasets/a.txt", 3), ("datasets/b.txt", 1)], [], True)
-    rest = bucket.list_page(BUCKET, "datasets/", first["NextContinuationToken"], max_keys=2)
+    rest = bucket.list_page(BUCKET, "datasets/", first.next_token, max_keys=2)
     assert _page(rest) == ([], ["datasets/imgs/"], False)
 
 
 def test_a_prefix_with_nothing_under_it_has_no_contents_at_all(bucket: S3Objects) -> None:
-    answer = bucket.list_page(BUCKET, "models/", None)
-    assert "Contents" not in answer and "CommonPrefixes" not in answer and answer["KeyCount"] == 0
+    assert bucket.list_page(BUCKET, "models/", None) == ObjectPage()
 
 
 def test_every_key_under_a_prefix_up_to_the_limit(bucket: S3Objects) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from launchpod.adapters.store.incidents import KEEP, DynamoIncidents
 from launchpod.adapters.store.preferences import DynamoPreferences
+from launchpod.domain.preferences import CallerPreferences
 from launchpod.usecases.ports import IncidentDocs, Preferences
 
 from tests.fakes import incidents, preferences
@@ -53,12 +54,12 @@ def test_the_newest_incidents_are_kept_newest_first(docs: IncidentDocs) -> None:
 
 
 def test_a_caller_with_no_preferences_reads_only_its_subject(prefs: Preferences) -> None:
-    assert prefs.get("alice") == {"subject": "alice"}
+    assert prefs.get("alice") == CallerPreferences("alice", None)
 
 
 def test_the_active_cluster_is_set_cleared_and_kept_per_caller(prefs: Preferences) -> None:
-    assert prefs.set_active_cluster("alice", "train") == {"subject": "alice", "activeCluster": "train"}
-    assert prefs.get("alice") == {"subject": "alice", "activeCluster": "train"}
-    assert prefs.get("bob") == {"subject": "bob"}
+    assert prefs.set_active_cluster("alice", "train") == CallerPreferences("alice", "train")
+    assert prefs.get("alice") == CallerPreferences("alice", "train")
+    assert prefs.get("bob") == CallerPreferences("bob", None)
     prefs.set_active_cluster("alice", None)
-    assert prefs.get("alice") == {"subject": "alice", "activeCluster": None}
+    assert prefs.get("alice") == CallerPreferences("alice", None)

@@ -11,6 +11,7 @@ import pytest
 from launchpod.contracts.clusters import DeleteClusterInput, ImportClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
@@ -63,7 +64,7 @@ def test_a_page_reads_its_clusters_from_aws_side_by_side_and_keeps_the_registry_
     together = threading.Barrier(4, timeout=30)
 
     class WaitingEks(Eks):
-        def cluster(self, name: str) -> dict[str, Any] | None:
+        def cluster(self, name: str) -> EksCluster | None:
             together.wait()
             return super().cluster(name)
 

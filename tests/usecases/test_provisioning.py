@@ -12,6 +12,7 @@ from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.domain import operations as ops
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
@@ -22,9 +23,11 @@ from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
 
+ARN = "arn:aws:eks:us-east-1:123456789012:cluster/train"
+
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
-    eks = {"resourcesVpcConfig": {"subnetIds": ["subnet-b", "subnet-a"]}}
+    eks = EksCluster("train", ARN, "ACTIVE", subnet_ids=("subnet-b", "subnet-a"))
     ec2 = Ec2(subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"})
     assert subnet_zones(eks, ec2=ec2) == ["us-east-1b", "us-east-1a"]
     assert ec2.asked == [["subnet-b", "subnet-a"]]
@@ -33,7 +36,7 @@ def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
 def test_no_control_plane_has_no_zones_and_ec2_is_not_asked() -> None:
     ec2 = Ec2(subnets={"subnet-a": "us-east-1a"})
     assert subnet_zones(None, ec2=ec2) == []
-    assert subnet_zones({"resourcesVpcConfig": {"subnetIds": []}}, ec2=ec2) == []
+    assert subnet_zones(EksCluster("train", ARN, "ACTIVE"), ec2=ec2) == []
     assert ec2.asked == []
 
 

@@ -11,6 +11,7 @@ https://docs.aws.amazon.com/sagemaker/latest/dg/mlflow-track-experiments.html).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
@@ -19,6 +20,22 @@ from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
+
+
+@dataclass(frozen=True)
+class TrackingServer:
+    """A tracking server as Launchpod reads it. The TrackingServers port (adapters.aws.mlflow) builds it from
+    DescribeMlflowTrackingServer's answer
+    (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeMlflowTrackingServer.html)."""
+
+    name: str
+    arn: str
+    status: str  # TrackingServerStatus: Creating, Created, Updating, Deleting, CreateFailed, ...
+    url: str | None = None  # TrackingServerUrl, the UI's address
+    size: str | None = None  # TrackingServerSize: Small, Medium or Large
+    artifact_store_uri: str | None = None
+    mlflow_version: str | None = None
+
 
 PREFIX = "mlflow"
 RECORD_ATTRIBUTE = "mlflowTrackingServer"  # the cluster record's attribute naming its tracking server
@@ -124,14 +141,14 @@ MAX_POLLS = 45  # 45 minutes: AWS says up to 25
 
 
 def plan(
-    cluster: str, server_name: str, current: str | None, found: dict[str, Any] | None, size: str | None = None
+    cluster: str, server_name: str, current: str | None, found: TrackingServer | None, size: str | None = None
 ) -> Plan:
     """Steps to make ``server_name`` the cluster's tracking server. ``current``: the server the cluster's
     record names; ``found``: ``server_name`` as SageMaker describes it (None: no such server); ``size``: the
     size the caller sent, if any. A server that cannot take runs is refused (409 naming the field), never
     picked; so is a sent size that is not the existing server's (Launchpod makes servers, it does not resize them)."""
     if found is not None:
-        has = found.get("TrackingServerSize")
+        has = found.size
         if size is not None and has is not None and size != has:
             raise Conflict(
                 f"Tracking server {server_name} exists and is {has}, not {size}; Launchpod does not resize a server. "
@@ -144,7 +161,7 @@ def plan(
                     }
                 ],
             )
-        status = str(found.get("TrackingServerStatus"))
+        status = found.status
         if status not in USABLE:
             raise Conflict(
                 f"Tracking server {server_name} is {status}; jobs cannot log to it. Choose another"

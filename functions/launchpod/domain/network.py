@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from launchpod.domain.errors import PermanentError
 
 DEFAULT_VPC_CIDR = "10.192.0.0/16"
+
+
+@dataclass(frozen=True)
+class Subnet:
+    """A VPC subnet as Launchpod reads it. The Subnets port (adapters.aws.ec2) builds it from DescribeSubnets'
+    answer (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Subnet.html)."""
+
+    id: str  # SubnetId
+    zone: str  # AvailabilityZone, such as "us-east-1a"
+    vpc_id: str
+    cidr: str  # CidrBlock, its IPv4 range
+    tags: dict[str, str] = field(default_factory=dict)
 
 
 def plan_subnets(vpc_cidr: str, taken: Iterable[str], prefixes: Sequence[int]) -> list[str]:

@@ -3,6 +3,8 @@ S3 CSI) or an existing FSx for Lustre file system to pods, statically provisione
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from launchpod.contracts.phase_outputs import StorageAccessOutput
@@ -10,6 +12,26 @@ from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.domain import ownership
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
+
+
+@dataclass(frozen=True)
+class StoredObject:
+    """An object in the shared bucket: its key, size in bytes and when it was last written."""
+
+    key: str
+    size: int
+    last_modified: datetime
+
+
+@dataclass(frozen=True)
+class ObjectPage:
+    """One page of a prefix's listing with "/" as delimiter, as the ObjectPages port (adapters.aws.s3) reads
+    ListObjectsV2's answer (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html)."""
+
+    objects: tuple[StoredObject, ...] = ()  # Contents: the objects right under the prefix
+    prefixes: tuple[str, ...] = ()  # CommonPrefixes: the "folders" right under it, each ending in "/"
+    next_token: str | None = None  # NextContinuationToken: where the rest starts, when the page is truncated
+
 
 KIND = "configure-storage"
 PHASES: tuple[tuple[str, str], ...] = (

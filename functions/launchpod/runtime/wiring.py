@@ -27,6 +27,7 @@ from launchpod.adapters.store.log_pumps import DynamoLogPumps
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
+from launchpod.domain.storage import ObjectPage
 from launchpod.runtime.settings import settings
 
 # The Region a cluster's AWS calls go to (adapters.aws.clients): set once by whoever knows the cluster.
@@ -159,7 +160,7 @@ class S3Objects(Protocol):
 
     def put_text(self, bucket: str, key: str, text: str) -> None: ...
     def delete_prefix(self, bucket: str, prefix: str) -> int: ...
-    def list_page(self, bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> dict[str, Any]: ...
+    def list_page(self, bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> ObjectPage: ...
     def list_keys(self, bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]: ...
 
 

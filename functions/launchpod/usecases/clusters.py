@@ -59,7 +59,7 @@ def _unknown(name: str) -> NotFound:
 
 def _view(name: str, record: dict[str, Any] | None, ports: ClusterPorts) -> ClusterView:
     eks = ports.eks.cluster(name)
-    addons = ports.eks.addons(name) if eks and eks.get("status") == "ACTIVE" else {}
+    addons = ports.eks.addons(name) if eks and eks.status == "ACTIVE" else {}
     return cluster_view(name, wiring.region(), record, eks, addons, ports.sagemaker.hyperpod_cluster(name))
 
 

@@ -122,8 +122,8 @@ def check_hyperpod(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> Non
     check_offered(request, [z["name"] for z in ports.ec2.zones()], ports=ports)
     check_quotas(request, ports=ports)
     eks = ports.eks.cluster(request.name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
+    if eks is None or eks.status != "ACTIVE":
+        state = eks.status if eks else "not created"
         raise Conflict(
             f"The EKS control plane of {request.name} is {state}; create it first and wait until that operation"
             " succeeds.",
@@ -136,7 +136,7 @@ def hyperpod_zone(cluster: dict[str, Any] | None, *, ports: HyperPodPorts) -> st
     """The zone of the HyperPod cluster's compute subnet."""
     ids = list(((cluster or {}).get("VpcConfig") or {}).get("Subnets") or [])
     found = ports.ec2.subnets(ids) if ids else []
-    return found[0]["AvailabilityZone"] if found else None
+    return found[0].zone if found else None
 
 
 # ---------------------------------------------------------------------------- create, provision, update
@@ -184,11 +184,11 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
     hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.cluster))
     volume, claim = (
         volume_and_claim(request.cluster, request.storage.storageName, read=ports.read)
-        if request.storage is not None and existing is not None and existing.get("status") == "ACTIVE"
+        if request.storage is not None and existing is not None and existing.status == "ACTIVE"
         else (None, None)
     )
     zones_now = subnet_zones(existing, ec2=ports.ec2)
-    active = existing is not None and existing.get("status") == "ACTIVE"
+    active = existing is not None and existing.status == "ACTIVE"
     # Installed dependencies are read from the cluster; a cluster still to be made has none.
     rows = dependency_rows(request.cluster, ports) if active else dependencies.status({}, {})
     deps = dependencies.reconcile_plan(request.cluster, rows, request.includeOptionalDependencies)

@@ -137,12 +137,8 @@ def _subnets_of(
         | {s for g in groups for s in (g.get("OverrideVpcConfig") or {}).get("Subnets") or []}
     )
     subnets = ports.ec2.subnets(subnet_ids=ids) if ids else []
-    zone_of = {s["SubnetId"]: s["AvailabilityZone"] for s in subnets}
-    dedicated = {
-        s["SubnetId"]
-        for s in subnets
-        if any(t["Key"] == "launchpod:purpose" and t["Value"] == workflow.SUBNET_PURPOSE for t in s.get("Tags", []))
-    }
+    zone_of = {s.id: s.zone for s in subnets}
+    dedicated = {s.id for s in subnets if s.tags.get("launchpod:purpose") == workflow.SUBNET_PURPOSE}
     return zone_of, dedicated
 
 
@@ -194,7 +190,7 @@ def add_instance_group(
     _in_service(name, cluster)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     subnets = _cluster_subnets(cluster)
-    home = ports.ec2.subnets(subnet_ids=subnets[:1])[0]["AvailabilityZone"] if subnets else None
+    home = ports.ec2.subnets(subnet_ids=subnets[:1])[0].zone if subnets else None
     zone = request.availabilityZone or home
     if zone is None:
         raise InvalidInput(

@@ -172,7 +172,7 @@ def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
     experiment = env.get(mlflow_domain.EXPERIMENT)
     view = JobMlflowView(trackingServerArn=arn, experiment=experiment)
     server = ports.mlflow.describe(arn.rsplit("/", 1)[-1])
-    if server is None or server.get("TrackingServerStatus") != "Created":
+    if server is None or server.status != "Created":
         return view
     run = None
     if experiment:
@@ -180,7 +180,7 @@ def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
             run = ports.runs.latest_run(arn, experiment)
         except LaunchpodError:  # the run stays unknown; the job view still links the server's UI
             run = None
-    url = ports.mlflow.presigned_url(server["TrackingServerName"])
+    url = ports.mlflow.presigned_url(server.name)
     if run is not None:
         view.experimentId, view.runId = str(run["experiment_id"]), str(run["run_id"])
         view.runName = run.get("run_name")
@@ -300,8 +300,8 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
         storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
     server = mlflow_cases.server_of(name, clusters=ports.clusters, servers=ports.mlflow)
     extra = tracking = None
-    if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
-        tracking = str(server["TrackingServerArn"])
+    if server is not None and server.status in mlflow_domain.USABLE:
+        tracking = server.arn
         extra = mlflow_domain.pod_env(tracking, request.jobName)
     account = _checkpoint_account(name, request.namespace, ports) if facts.tiered_checkpointing else None
     job = manifests.build(request, acc, recipe, extra, account["metadata"]["name"] if account else None)

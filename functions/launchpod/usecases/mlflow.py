@@ -43,7 +43,7 @@ def real() -> MlflowPorts:
     )
 
 
-def server_of(name: str, *, clusters: ClusterRecords, servers: TrackingServers) -> dict[str, Any] | None:
+def server_of(name: str, *, clusters: ClusterRecords, servers: TrackingServers) -> mlflow.TrackingServer | None:
     """The cluster's tracking server as SageMaker describes it; None when it has none (or it is gone)."""
     record = clusters.get(name) or {}
     server_name = record.get(mlflow.RECORD_ATTRIBUTE)
@@ -86,22 +86,22 @@ def get(name: str, *, ports: MlflowPorts) -> MlflowView:
             f"{name} has no MLflow tracking server; set one up first (create one, or pick one of the account's).",
             details=[next_step(f"PUT /api/clusters/{name}/mlflow")],
         )
-    status = str(server.get("TrackingServerStatus") or "")
+    status = server.status
     url, message = None, None
     if status == "Created":
-        url = ports.servers.presigned_url(server["TrackingServerName"])
+        url = ports.servers.presigned_url(server.name)
     elif status == "Creating":
         message = "AWS is creating the tracking server (up to 25 minutes); GET this again until it is Created."
     elif status in mlflow.FAILED:
         message = f"The tracking server is {status}; delete it in SageMaker or PUT another trackingServerName."
     return MlflowView(
         cluster=name,
-        trackingServerName=server["TrackingServerName"],
-        trackingServerArn=server["TrackingServerArn"],
+        trackingServerName=server.name,
+        trackingServerArn=server.arn,
         status=status,
-        artifactStoreUri=server.get("ArtifactStoreUri"),
-        size=server.get("TrackingServerSize"),
-        mlflowVersion=server.get("MlflowVersion"),
+        artifactStoreUri=server.artifact_store_uri,
+        size=server.size,
+        mlflowVersion=server.mlflow_version,
         url=url,
         message=message,
     )

@@ -86,7 +86,7 @@ def move(name: str, body: MoveNodesRequest, who: ops.Principal, *, ports: MovePo
             )
         )
     subnets = moves.group_subnets(target, to_group)
-    zones = {s["AvailabilityZone"] for s in ports.subnets.subnets(subnets)} if subnets else set()
+    zones = {s.zone for s in ports.subnets.subnets(subnets)} if subnets else set()
     chosen = moves.choose(body.model_dump(mode="json"), from_group, candidates, moves.group_types(to_group), zones)
     request = {**body.model_dump(mode="json"), "targetCluster": target_name}
     where = f"group {body.targetGroup}" + (f" of cluster {target_name}" if target_name != name else "")

@@ -6,9 +6,14 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.mlflow import TrackingServer
+from launchpod.domain.network import Subnet
 from launchpod.domain.operations import OperationStore
+from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
+from launchpod.domain.storage import ObjectPage
 
 
 class ClusterRecords(Protocol):
@@ -20,19 +25,19 @@ class ClusterRecords(Protocol):
 class ControlPlanes(Protocol):
     """EKS's clusters (adapters.aws.eks)."""
 
-    def cluster(self, name: str) -> dict[str, Any] | None: ...
+    def cluster(self, name: str) -> EksCluster | None: ...
 
 
 class TrackingServers(Protocol):
     """SageMaker managed MLflow (adapters.aws.mlflow)."""
 
-    def describe(self, name: str) -> dict[str, Any] | None: ...
+    def describe(self, name: str) -> TrackingServer | None: ...
 
 
 class Subnets(Protocol):
     """EC2's subnets (adapters.aws.ec2)."""
 
-    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[dict[str, Any]]: ...
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[Subnet]: ...
 
 
 class KubeReader(Protocol):
@@ -198,8 +203,8 @@ class OwnedRoles(Protocol):
 class Preferences(Protocol):
     """Each caller's preferences (adapters.store.preferences)."""
 
-    def get(self, subject: str) -> dict[str, Any]: ...
-    def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]: ...
+    def get(self, subject: str) -> CallerPreferences: ...
+    def set_active_cluster(self, subject: str, cluster: str | None) -> CallerPreferences: ...
 
 
 class KubeDeleter(Protocol):
@@ -215,9 +220,9 @@ class KubeLabelled(Protocol):
 
 
 class ObjectPages(Protocol):
-    """One page of an S3 prefix's objects, ListObjectsV2 as answered (adapters.aws.s3.list_page)."""
+    """One page of an S3 prefix's objects and folders (adapters.aws.s3.list_page)."""
 
-    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]: ...
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> ObjectPage: ...
 
 
 class NotificationTopic(Protocol):

@@ -11,6 +11,7 @@ from launchpod.contracts.preferences import MeView, PreferencesView
 from launchpod.domain.errors import NotFound
 from launchpod.domain.operations import Principal
 from launchpod.domain.plan import Field, Step, diff
+from launchpod.domain.preferences import CallerPreferences
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import ClusterRecords, Preferences
 from launchpod.usecases.proposal import at_once
@@ -32,8 +33,12 @@ def me(who: Principal) -> MeView:
     return MeView(subject=who.subject, role=who.role)
 
 
+def _view(found: CallerPreferences) -> PreferencesView:
+    return PreferencesView(subject=found.subject, activeCluster=found.active_cluster)
+
+
 def preferences_of(who: Principal, *, ports: PreferencePorts) -> PreferencesView:
-    return PreferencesView(**ports.preferences.get(who.subject))
+    return _view(ports.preferences.get(who.subject))
 
 
 def set_active_cluster(
@@ -49,7 +54,7 @@ def set_active_cluster(
         said = f"the request makes it {want}" if want else "the request clears it"
         return Step("update", f"activeCluster of {who.subject}", f"activeCluster is {have or 'not set'}; {said}")
 
-    real = {"activeCluster": ports.preferences.get(who.subject).get("activeCluster")}
+    real = {"activeCluster": ports.preferences.get(who.subject).active_cluster}
     field_ = Field("activeCluster", mutable=True, step=step)
     # Everyone has preferences (unset reads as none), so there is nothing to create.
     plan = diff(target, {"activeCluster": cluster}, real, [field_], resource=target, create=tuple)
@@ -58,5 +63,5 @@ def set_active_cluster(
         plan,
         dry_run,
         f"{noop}; no changes.",
-        lambda: PreferencesView(**ports.preferences.set_active_cluster(who.subject, cluster)),
+        lambda: _view(ports.preferences.set_active_cluster(who.subject, cluster)),
     )

@@ -14,6 +14,7 @@ from launchpod.contracts.operations import OperationView
 from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, plans
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import objects
@@ -54,15 +55,15 @@ def real() -> ProvisioningPorts:
 def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> None:
     """409 unless the cluster's EKS control plane is ACTIVE; ``needs`` names what asked ("storage needs")."""
     eks = eks_clusters.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
+    if eks is None or eks.status != "ACTIVE":
+        state = eks.status if eks else "not created"
         raise Conflict(f"The EKS control plane of {name} is {state}; {needs} an ACTIVE cluster.")
 
 
-def subnet_zones(eks: dict[str, Any] | None, *, ec2: Subnets) -> list[str]:
+def subnet_zones(eks: EksCluster | None, *, ec2: Subnets) -> list[str]:
     """The zones of an EKS cluster's subnets, as the request's availabilityZones would name them."""
-    ids = list(((eks or {}).get("resourcesVpcConfig") or {}).get("subnetIds") or [])
-    return [s["AvailabilityZone"] for s in ec2.subnets(ids)] if ids else []
+    ids = list(eks.subnet_ids) if eks else []
+    return [s.zone for s in ec2.subnets(ids)] if ids else []
 
 
 # ---------------------------------------------------------------------------- the control plane
@@ -78,7 +79,7 @@ def check_region(name: str, *, ports: ProvisioningPorts) -> None:
         )
 
 
-def check_control_plane(request: CreateClusterRequest, *, ports: ProvisioningPorts) -> dict[str, Any] | None:
+def check_control_plane(request: CreateClusterRequest, *, ports: ProvisioningPorts) -> EksCluster | None:
     """The cluster is asked for in its own Region, the zones exist there and any EKS cluster of that name is
     Launchpod's; returns that cluster."""
     check_region(request.cluster, ports=ports)
@@ -109,7 +110,7 @@ def create_cluster(request: CreateClusterRequest, who: ops.Principal, *, ports: 
     asked again is NOOP; a field it cannot change is 409), started by create-control-plane."""
     existing = check_control_plane(request, ports=ports)
     record = ports.clusters.get(request.cluster)
-    settled = bool(existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"))
+    settled = bool(existing and existing.status == "ACTIVE" and record and not record.get("lockedBy"))
     plan = plans.control_plane_plan(request, existing, subnet_zones(existing, ec2=ports.ec2), settled)
     return Proposal(
         plan,
@@ -145,7 +146,8 @@ def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]
         cluster = pool.submit(ports.eks.cluster, name)
         addons = pool.submit(ports.eks.addons, name)
         versions = pool.map(installed, entries)
-        kubernetes = (cluster.result() or {}).get("version")
+        found_cluster = cluster.result()
+        kubernetes = found_cluster.version if found_cluster else None
         pinned = [a.name for a in dependencies.manifest().addons] if kubernetes else []
         asked = dict(zip(pinned, pool.map(lambda a: ports.eks.addon_versions(a, str(kubernetes)), pinned), strict=True))
         found = dict(zip((e.name for e in entries), versions, strict=True))

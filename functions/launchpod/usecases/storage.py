@@ -195,11 +195,9 @@ def browse(
         bucket=bucket,
         prefix=under,
         objects=[
-            StorageObjectView(
-                key=o["Key"].removeprefix(base), size=o["Size"], lastModified=o["LastModified"].isoformat()
-            )
-            for o in page.get("Contents", [])
+            StorageObjectView(key=o.key.removeprefix(base), size=o.size, lastModified=o.last_modified.isoformat())
+            for o in page.objects
         ],
-        prefixes=[p["Prefix"].removeprefix(base) for p in page.get("CommonPrefixes", [])],
-        nextToken=page.get("NextContinuationToken"),
+        prefixes=[p.removeprefix(base) for p in page.prefixes],
+        nextToken=page.next_token,
     )

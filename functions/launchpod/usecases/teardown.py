@@ -47,10 +47,10 @@ def remove_load_balancers(cluster: str, polls: int, *, ports: LoadBalancerPorts)
     found = ports.eks.cluster(cluster)
     if found is None:
         return Removal(True, "No EKS cluster: no load balancers of its Services to remove.", skipped=True)
-    if not teardown.ours(found.get("tags", {}), cluster, ports.prefix):
-        return Removal(True, f"{found['arn']} was not created by Launchpod; its Services stay.", skipped=True)
-    if found.get("status") != "ACTIVE":
-        return Removal(True, f"The EKS cluster is {found.get('status')}; its API is not served.", skipped=True)
+    if not teardown.ours(found.tags, cluster, ports.prefix):
+        return Removal(True, f"{found.arn} was not created by Launchpod; its Services stay.", skipped=True)
+    if found.status != "ACTIVE":
+        return Removal(True, f"The EKS cluster is {found.status}; its API is not served.", skipped=True)
     try:
         left = teardown.load_balanced(
             ports.items(cluster, "Service"), ports.items(cluster, "Ingress"), ports.items(cluster, "IngressClass")

@@ -14,6 +14,18 @@ from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import LaunchpodError
+from launchpod.domain.network import Subnet
+
+
+def subnet(described: dict[str, Any]) -> Subnet:
+    """One of DescribeSubnets' subnets as Launchpod reads it."""
+    return Subnet(
+        id=str(described["SubnetId"]),
+        zone=str(described["AvailabilityZone"]),
+        vpc_id=str(described["VpcId"]),
+        cidr=str(described["CidrBlock"]),
+        tags={t["Key"]: t["Value"] for t in described.get("Tags") or []},
+    )
 
 
 def _tag_list(tags: dict[str, str]) -> list[dict[str, str]]:
@@ -68,14 +80,14 @@ class Ec2:
             vpcs = self.ec2.describe_vpcs(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["Vpcs"]
         return vpcs[0] if vpcs else None
 
-    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[dict[str, Any]]:
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[Subnet]:
         filters = []
         if subnet_ids:
             filters.append({"Name": "subnet-id", "Values": subnet_ids})
         if vpc_id:
             filters.append({"Name": "vpc-id", "Values": [vpc_id]})
         with aws_call("ec2:DescribeSubnets"):
-            return list(self.ec2.describe_subnets(Filters=filters)["Subnets"])
+            return [subnet(s) for s in self.ec2.describe_subnets(Filters=filters)["Subnets"]]
 
     def find_vpc(self, tags: dict[str, str]) -> dict[str, Any] | None:
         with aws_call("ec2:DescribeVpcs"):
@@ -99,8 +111,8 @@ class Ec2:
 
     def ensure_subnet(self, vpc_id: str, cidr: str, zone: str, tags: dict[str, str]) -> str:
         for subnet in self.subnets(vpc_id=vpc_id):
-            if subnet["CidrBlock"] == cidr:
-                return str(subnet["SubnetId"])
+            if subnet.cidr == cidr:
+                return subnet.id
         with aws_call("ec2:CreateSubnet"):
             subnet_id = self.ec2.create_subnet(
                 VpcId=vpc_id, CidrBlock=cidr, AvailabilityZone=zone, TagSpecifications=_spec("subnet", tags)
@@ -318,11 +330,10 @@ class Ec2:
                 self.ec2.authorize_security_group_egress(GroupId=group_id, IpPermissions=missing)
         return str(group_id)
 
-    def subnets_tagged(self, vpc_id: str, tags: dict[str, str]) -> list[dict[str, Any]]:
+    def subnets_tagged(self, vpc_id: str, tags: dict[str, str]) -> list[Subnet]:
         with aws_call("ec2:DescribeSubnets"):
-            return list(
-                self.ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])["Subnets"]
-            )
+            found = self.ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])
+        return [subnet(s) for s in found["Subnets"]]
 
     # ------------------------------------------------------------------ teardown (only what carries our tags)
     def delete_tagged_nat_gateways(self, tags: dict[str, str]) -> tuple[list[str], list[str]]:

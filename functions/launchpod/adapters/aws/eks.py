@@ -3,23 +3,49 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.concurrency import ContextPool
+
+
+def eks_cluster(described: Mapping[str, Any]) -> EksCluster:
+    """DescribeCluster's ``cluster`` as Launchpod reads it (a cluster still CREATING has no endpoint, CA or
+    issuer yet; one created without logging has no clusterLogging)."""
+    vpc = described.get("resourcesVpcConfig") or {}
+    logging = (described.get("logging") or {}).get("clusterLogging") or []
+    return EksCluster(
+        name=str(described["name"]),
+        arn=str(described["arn"]),
+        status=str(described["status"]),
+        version=described.get("version"),
+        endpoint=described.get("endpoint"),
+        certificate_authority=(described.get("certificateAuthority") or {}).get("data"),
+        vpc_id=vpc.get("vpcId"),
+        subnet_ids=tuple(vpc.get("subnetIds") or ()),
+        security_group_ids=tuple(vpc.get("securityGroupIds") or ()),
+        cluster_security_group_id=vpc.get("clusterSecurityGroupId"),
+        authentication_mode=(described.get("accessConfig") or {}).get("authenticationMode"),
+        log_types=tuple(t for entry in logging if entry.get("enabled") for t in entry.get("types") or ()),
+        oidc_issuer=((described.get("identity") or {}).get("oidc") or {}).get("issuer"),
+        tags=dict(described.get("tags") or {}),
+    )
 
 
 class Eks:
     def __init__(self) -> None:
         self.eks = client("eks")
 
-    def cluster(self, name: str) -> dict[str, Any] | None:
+    def cluster(self, name: str) -> EksCluster | None:
         """The cluster as EKS describes it, or None when there is none by that name."""
         with aws_call("eks:DescribeCluster"):
-            return or_none(lambda: dict(self.eks.describe_cluster(name=name)["cluster"]), "ResourceNotFoundException")
+            found = or_none(lambda: self.eks.describe_cluster(name=name)["cluster"], "ResourceNotFoundException")
+        return eks_cluster(found) if found is not None else None
 
     def create_cluster(
         self,

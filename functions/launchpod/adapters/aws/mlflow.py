@@ -19,10 +19,24 @@ from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.domain.errors import PermanentError, RetryableError
+from launchpod.domain.mlflow import TrackingServer
 from launchpod.runtime.settings import settings
 
 MLFLOW_SERVICE = "sagemaker-mlflow"
 _ACTIONS = {"runs/search": "SearchRuns", "metrics/get-history": "GetMetricHistory"}  # the IAM action of each path
+
+
+def tracking_server(described: dict[str, Any]) -> TrackingServer:
+    """DescribeMlflowTrackingServer's answer as Launchpod reads it."""
+    return TrackingServer(
+        name=str(described["TrackingServerName"]),
+        arn=str(described["TrackingServerArn"]),
+        status=str(described["TrackingServerStatus"]),
+        url=described.get("TrackingServerUrl"),
+        size=described.get("TrackingServerSize"),
+        artifact_store_uri=described.get("ArtifactStoreUri"),
+        mlflow_version=described.get("MlflowVersion"),
+    )
 
 
 class Mlflow:
@@ -30,11 +44,12 @@ class Mlflow:
         self.sm = client("sagemaker")
         self._http = SignedHttp(MLFLOW_SERVICE, timeout=10)
 
-    def describe(self, name: str) -> dict[str, Any] | None:
+    def describe(self, name: str) -> TrackingServer | None:
         with aws_call("sagemaker:DescribeMlflowTrackingServer"):
-            return or_none(
+            found = or_none(
                 lambda: dict(self.sm.describe_mlflow_tracking_server(TrackingServerName=name)), "ResourceNotFound"
             )
+        return tracking_server(found) if found is not None else None
 
     def create(self, params: dict[str, Any]) -> str:
         """A role created seconds ago may not be assumable by SageMaker yet: that refusal is a

@@ -6,6 +6,7 @@ from typing import Any
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
+from launchpod.domain.storage import ObjectPage, StoredObject
 
 
 def put_text(bucket: str, key: str, text: str) -> None:
@@ -24,13 +25,16 @@ def delete_prefix(bucket: str, prefix: str) -> int:
     return deleted
 
 
-def list_page(bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> dict[str, Any]:
+def list_page(bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> ObjectPage:
     """One ListObjectsV2 page under a prefix with "/" as delimiter: objects, common prefixes, next token."""
     extra = {"ContinuationToken": token} if token else {}
     with aws_call(f"s3:ListBucket s3://{bucket}/{prefix}"):
-        return dict(
-            client("s3").list_objects_v2(Bucket=bucket, Prefix=prefix, Delimiter="/", MaxKeys=max_keys, **extra)
-        )
+        answer = client("s3").list_objects_v2(Bucket=bucket, Prefix=prefix, Delimiter="/", MaxKeys=max_keys, **extra)
+    return ObjectPage(
+        objects=tuple(StoredObject(o["Key"], o["Size"], o["LastModified"]) for o in answer.get("Contents", [])),
+        prefixes=tuple(p["Prefix"] for p in answer.get("CommonPrefixes", [])),
+        next_token=answer.get("NextContinuationToken"),
+    )
 
 
 def list_keys(bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]:

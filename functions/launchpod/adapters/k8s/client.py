@@ -68,11 +68,11 @@ def _build(cluster: str) -> k8s.ApiClient:
     described = Eks().cluster(cluster)
     if described is None:
         raise NotFound(f"EKS cluster {cluster} does not exist.")
-    if described.get("status") != "ACTIVE" or not described.get("endpoint"):
-        raise RetryableError(f"EKS cluster {cluster} is {described.get('status')}; its API is not ready yet.")
+    if described.status != "ACTIVE" or not described.endpoint:
+        raise RetryableError(f"EKS cluster {cluster} is {described.status}; its API is not ready yet.")
     config = k8s.Configuration()
-    config.host = described["endpoint"]
-    ca = described.get("certificateAuthority", {}).get("data")
+    config.host = described.endpoint
+    ca = described.certificate_authority
     if ca:
         with tempfile.NamedTemporaryFile("wb", delete=False, suffix=".crt") as handle:
             handle.write(base64.b64decode(ca))

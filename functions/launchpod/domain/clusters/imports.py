@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from launchpod.contracts.clusters import ImportClusterRequest
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict
 from launchpod.domain.operations import WorkflowPlan
 
@@ -16,12 +15,12 @@ PHASES: tuple[tuple[str, str], ...] = (
 )
 
 
-def check_importable(name: str, eks: dict[str, Any] | None) -> None:
+def check_importable(name: str, eks: EksCluster | None) -> None:
     if eks is None:
         raise Conflict(f"EKS has no cluster named {name} in this region; check the name and region.")
-    if eks.get("status") != "ACTIVE":
-        raise Conflict(f"EKS cluster {name} is {eks.get('status')}; import it once it is ACTIVE.")
-    mode = (eks.get("accessConfig") or {}).get("authenticationMode", "CONFIG_MAP")
+    if eks.status != "ACTIVE":
+        raise Conflict(f"EKS cluster {name} is {eks.status}; import it once it is ACTIVE.")
+    mode = eks.authentication_mode or "CONFIG_MAP"
     if mode not in ("API", "API_AND_CONFIG_MAP"):
         raise Conflict(
             f"EKS cluster {name} uses authenticationMode {mode}; HyperPod and Launchpod need API or "

@@ -18,6 +18,7 @@ from launchpod.contracts.hyperpod import CreateHyperPodRequest, InstanceGroupReq
 from launchpod.contracts.storage import ConfigureStorageRequest
 from launchpod.domain import plan, storage
 from launchpod.domain.clusters import control_plane, hyperpod, provision
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, current_values
 from launchpod.domain.instance_groups.views import patch_terms
@@ -45,25 +46,18 @@ def _control_plane_desired(request: CreateClusterRequest) -> dict[str, Any]:
     return desired
 
 
-def control_plane_real(eks: dict[str, Any], zones: Sequence[str]) -> dict[str, Any]:
+def control_plane_real(eks: EksCluster, zones: Sequence[str]) -> dict[str, Any]:
     """The request's fields as the EKS cluster has them (``zones``: the zones of its subnets)."""
-    vpc = eks.get("resourcesVpcConfig") or {}
-    logging = [
-        t
-        for entry in (eks.get("logging") or {}).get("clusterLogging") or []
-        if entry.get("enabled")
-        for t in entry.get("types") or []
-    ]
     return {
-        "kubernetesVersion": eks.get("version"),
+        "kubernetesVersion": eks.version,
         "availabilityZones": sorted(set(zones)),
-        "logging": logging,
-        "network.vpcId": vpc.get("vpcId"),
+        "logging": list(eks.log_types),
+        "network.vpcId": eks.vpc_id,
     }
 
 
 def control_plane_plan(
-    request: CreateClusterRequest, eks: dict[str, Any] | None, zones: Sequence[str], settled: bool
+    request: CreateClusterRequest, eks: EksCluster | None, zones: Sequence[str], settled: bool
 ) -> plan.Plan:
     """``settled``: EKS is ACTIVE, the cluster is registered and no operation holds it; an existing
     control plane that is not settled is resumed (each phase skips what is done)."""
@@ -77,7 +71,7 @@ def control_plane_plan(
         create=lambda: workflow_steps(control_plane.PHASES, f"EKS has no cluster {name}"),
     )
     if eks is not None and found.empty and not settled:
-        state = eks.get("status")
+        state = eks.status
         return plan.Plan(
             name,
             tuple(
@@ -213,7 +207,7 @@ def storage_plan(
 
 def provision_plan(
     request: ProvisionClusterRequest,
-    eks: dict[str, Any] | None,
+    eks: EksCluster | None,
     zones: Sequence[str],
     hp: dict[str, Any] | None,
     hp_zone: str | None,
@@ -231,7 +225,7 @@ def provision_plan(
             & request.model_fields_set
         )
     )
-    parts = [control_plane_plan(base, eks, zones, settled=eks is not None and eks.get("status") == "ACTIVE")]
+    parts = [control_plane_plan(base, eks, zones, settled=eks is not None and eks.status == "ACTIVE")]
     if dependencies_plan is not None:
         parts.append(dependencies_plan)
     parts.append(hyperpod_plan(name, request.hyperpod, hp, hp_zone, at="body.hyperpod"))

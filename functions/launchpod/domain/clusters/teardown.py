@@ -7,6 +7,7 @@ from typing import Any
 
 from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
+from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
@@ -59,9 +60,7 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
     return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
-def steps(
-    name: str, eks: dict[str, Any] | None, hyperpod: dict[str, Any] | None, servers: list[str]
-) -> tuple[Step, ...]:
+def steps(name: str, eks: EksCluster | None, hyperpod: dict[str, Any] | None, servers: list[str]) -> tuple[Step, ...]:
     """What delete-cluster will remove, from what exists now (a phase with nothing to remove is left out):
     each is removed at run time only if its tags and the registry say Launchpod created it."""
     ours = "only if Launchpod created it"
@@ -79,7 +78,7 @@ def steps(
         status = hyperpod.get("ClusterStatus")
         found.append(Step("delete", f"HyperPod cluster {name} ({status})", ours, "DeleteHyperPod"))
     if eks is not None:
-        found.append(Step("delete", f"EKS cluster {name} ({eks.get('status')})", ours, "DeleteControlPlane"))
+        found.append(Step("delete", f"EKS cluster {name} ({eks.status})", ours, "DeleteControlPlane"))
     for server in servers:
         found.append(
             Step("delete", f"MLflow tracking server {server}", f"{ours}; artifacts stay", "DeleteTrackingServer")

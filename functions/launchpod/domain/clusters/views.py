@@ -5,26 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.clusters import ClusterView, EksStatusView, HyperPodStatusView
+from launchpod.domain.clusters.eks_cluster import EksCluster
 
 
 def cluster_view(
     name: str,
     region: str,
     record: dict[str, Any] | None,
-    eks: dict[str, Any] | None,
+    eks: EksCluster | None,
     addons: dict[str, dict[str, Any]],
     hyperpod: dict[str, Any] | None,
 ) -> ClusterView:
     record = record or {}
-    vpc = (eks or {}).get("resourcesVpcConfig", {})
     eks_view = EksStatusView(
-        status=eks["status"] if eks else "NOT_FOUND",
-        arn=(eks or {}).get("arn"),
-        version=(eks or {}).get("version"),
-        endpoint=(eks or {}).get("endpoint"),
-        vpcId=vpc.get("vpcId"),
-        subnetIds=list(vpc.get("subnetIds", [])),
-        authenticationMode=(eks or {}).get("accessConfig", {}).get("authenticationMode"),
+        status=eks.status if eks else "NOT_FOUND",
+        arn=eks.arn if eks else None,
+        version=eks.version if eks else None,
+        endpoint=eks.endpoint if eks else None,
+        vpcId=eks.vpc_id if eks else None,
+        subnetIds=list(eks.subnet_ids) if eks else [],
+        authenticationMode=eks.authentication_mode if eks else None,
         addons={n: a.get("status", "UNKNOWN") for n, a in addons.items()},
     )
     hp_view = HyperPodStatusView(
@@ -44,5 +44,5 @@ def cluster_view(
     )
 
 
-def owned_by_launchpod(eks: dict[str, Any] | None, name: str, prefix: str) -> bool:
-    return bool(eks) and (eks or {}).get("tags", {}).get(f"{prefix}:cluster") == name
+def owned_by_launchpod(eks: EksCluster | None, name: str, prefix: str) -> bool:
+    return eks is not None and eks.tags.get(f"{prefix}:cluster") == name

@@ -207,7 +207,8 @@ def offered_addons(
 def version_for_cluster(eks: Any, cluster: str, name: str, pinned: str) -> str:
     """``wanted_version`` for the cluster's Kubernetes version, asked of ``eks`` (the adapter: cluster() and
     addon_versions(), DescribeCluster and DescribeAddonVersions)."""
-    kubernetes = str((eks.cluster(cluster) or {}).get("version") or "")
+    found = eks.cluster(cluster)
+    kubernetes = str((found.version if found else None) or "")
     return wanted_version(name, pinned, eks.addon_versions(name, kubernetes), kubernetes)
 
 

@@ -47,9 +47,9 @@ def check(*, ports: DriftPorts) -> dict[str, Any]:
         try:
             with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
                 eks = ports.eks.cluster(name)
-                if not eks or eks.get("status") != "ACTIVE":
+                if eks is None or eks.status != "ACTIVE":
                     continue
-                kubernetes = eks.get("version")
+                kubernetes = eks.version
                 offered = dependencies.offered_addons(kubernetes, ports.eks.addon_versions)
                 rows = dependencies.status(ports.eks.addons(name), {}, offered, kubernetes)
         except LaunchpodError as exc:  # one unreachable cluster must not stop the others

@@ -171,7 +171,7 @@ def _watch_cluster(name: str, at: datetime, ports: WatchPorts) -> dict[str, list
     except LaunchpodError as exc:
         log.warning("watcher skipped a cluster", extra={"cluster": name, "error": exc.message})
         return None
-    if not eks or eks.get("status") != "ACTIVE":
+    if eks is None or eks.status != "ACTIVE":
         return None
     news: dict[str, list[str]] = {}
     for kind, look in (

@@ -29,7 +29,8 @@ TASK_GOVERNANCE = "TaskGovernance"
 def _oidc_provider(cluster: str) -> tuple[str | None, str | None]:
     """The EKS cluster's OIDC issuer and the IAM OIDC provider made for it (None where either is missing): what
     an IRSA role's trust names."""
-    issuer = (((wiring.eks().cluster(cluster) or {}).get("identity") or {}).get("oidc") or {}).get("issuer")
+    found = wiring.eks().cluster(cluster)
+    issuer = found.oidc_issuer if found else None
     return issuer, wiring.iam().oidc_provider_arn(issuer) if issuer else None
 
 
@@ -109,7 +110,8 @@ class OperatorAddon:
     def _create(self, doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult:
         op = self.entry()
         eks = wiring.eks()
-        kubernetes = str((eks.cluster(doc.target) or {}).get("version") or "")
+        described = eks.cluster(doc.target)
+        kubernetes = str((described.version if described else None) or "")
         pending = self._prerequisites_pending(doc, tags, kubernetes)
         if pending:
             return self._wait(doc, f"Installing what {op.addon} needs first: {', '.join(pending)}")

@@ -69,7 +69,7 @@ def tracking_server(doc: WorkflowInput) -> PhaseResult:
             raise PermanentError(f"Tracking server {name} is gone; PUT the MLflow configuration again.")
         _create(doc, request)
         found = wiring.mlflow().describe(name)
-    status = str((found or {}).get("TrackingServerStatus"))
+    status = str(found.status if found else None)
     if status not in mlflow.USABLE:
         raise PermanentError(f"Tracking server {name} is {status}; jobs cannot log to it. Choose another name.")
     record = wiring.clusters().get(doc.target)
@@ -89,7 +89,7 @@ def wait_tracking_server(doc: WorkflowInput) -> PhaseResult:
     found = wiring.mlflow().describe(name)
     if found is None:
         raise PermanentError(f"Tracking server {name} disappeared while being created; PUT the configuration again.")
-    status = str(found.get("TrackingServerStatus"))
+    status = found.status
     if status in mlflow.FAILED or status not in mlflow.USABLE:
         raise PermanentError(
             f"Tracking server {name} is {status}; delete it in SageMaker or PUT another trackingServerName."

@@ -36,14 +36,14 @@ def _reuse(doc: WorkflowInput, vpc_id: str, subnet_ids: list[str]) -> PhaseResul
     ec2 = wiring.ec2()
     if ec2.vpc(vpc_id) is None:
         raise PermanentError(f"VPC {vpc_id} does not exist in this region; give an existing VPC or none.")
-    found = {s["SubnetId"]: s for s in ec2.subnets(subnet_ids=subnet_ids)}
+    found = {s.id: s for s in ec2.subnets(subnet_ids=subnet_ids)}
     missing = [s for s in subnet_ids if s not in found]
     if missing:
         raise PermanentError(f"Subnets {', '.join(missing)} do not exist; give subnets of {vpc_id}.")
-    outside = [s for s, v in found.items() if v["VpcId"] != vpc_id]
+    outside = [s for s, v in found.items() if v.vpc_id != vpc_id]
     if outside:
         raise PermanentError(f"Subnets {', '.join(outside)} are not in {vpc_id}; give subnets of that VPC.")
-    zones = {v["AvailabilityZone"] for v in found.values()}
+    zones = {v.zone for v in found.values()}
     if len(zones) < 2:
         raise PermanentError(f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones.")
     group_id = _shared_group(doc, vpc_id)
@@ -115,16 +115,16 @@ def create_cluster(doc: WorkflowInput) -> PhaseResult:
     request, eks = request_of(doc), wiring.eks()
     existing = eks.cluster(doc.target)
     if existing is not None:
-        if existing.get("tags", {}).get(f"{settings().resource_prefix}:cluster") != doc.target:
+        if existing.tags.get(f"{settings().resource_prefix}:cluster") != doc.target:
             raise PermanentError(
                 f"An EKS cluster named {doc.target} already exists and was not created by Launchpod; "
                 "choose another name."
             )
         if ownership.may_record_existing(wiring.clusters().get(doc.target), ownership.CREATED_EKS):
-            wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: existing["arn"]})
+            wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: existing.arn})
         return PhaseResult(
-            outputs={"arn": existing["arn"]},
-            message=f"{existing['arn']} already exists ({existing['status']}).",
+            outputs={"arn": existing.arn},
+            message=f"{existing.arn} already exists ({existing.status}).",
         )
     network = doc.require(NetworkOutput)
     wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_EKS): True})
@@ -147,12 +147,12 @@ def wait_active(doc: WorkflowInput) -> PhaseResult:
     cluster = wiring.eks().cluster(doc.target)
     if cluster is None:
         raise RetryableError(f"EKS does not show {doc.target} yet.")
-    status = cluster["status"]
+    status = cluster.status
     polls = doc.poll.get(WAIT_ACTIVE, 0)
     if status == "ACTIVE":
         return PhaseResult(
-            outputs={"endpoint": cluster["endpoint"], "version": cluster.get("version")},
-            message=f"ACTIVE after {polls} polls; Kubernetes {cluster.get('version')}.",
+            outputs={"endpoint": cluster.endpoint, "version": cluster.version},
+            message=f"ACTIVE after {polls} polls; Kubernetes {cluster.version}.",
         )
     if status in ("FAILED", "DELETING"):
         raise PermanentError(control_plane.eks_failure_hint(f"EKS cluster {doc.target} is {status}."))
@@ -169,8 +169,8 @@ def wait_active(doc: WorkflowInput) -> PhaseResult:
 
 def oidc_provider(doc: WorkflowInput) -> PhaseResult:
     """OidcProvider: the IAM OIDC provider for the cluster's issuer (IRSA for add-ons that need it)."""
-    cluster = wiring.eks().cluster(doc.target) or {}
-    issuer = cluster.get("identity", {}).get("oidc", {}).get("issuer")
+    cluster = wiring.eks().cluster(doc.target)
+    issuer = cluster.oidc_issuer if cluster else None
     if not issuer:
         raise RetryableError(f"EKS has not published the OIDC issuer of {doc.target} yet.")
     arn = wiring.iam().ensure_oidc_provider(issuer, tags_of(doc))

@@ -74,15 +74,15 @@ def compute_subnet(doc: WorkflowInput) -> PhaseResult:
         eks = wiring.eks().cluster(doc.target)
         if eks is None:
             raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
-        vpc_id = ec2.subnets(subnet_ids=list(eks["resourcesVpcConfig"]["subnetIds"]))[0]["VpcId"]
+        vpc_id = ec2.subnets(subnet_ids=list(eks.subnet_ids))[0].vpc_id
     vpc = ec2.vpc(vpc_id) or {}
     table_id, routed = _route_out(doc, vpc_id)
     tags = {**tags_of(doc), "launchpod:purpose": "hyperpod-compute", "launchpod:zone": request.availabilityZone}
     existing = ec2.subnets_tagged(vpc_id, tags)
     if existing:
-        subnet_id, cidr = existing[0]["SubnetId"], existing[0]["CidrBlock"]
+        subnet_id, cidr = existing[0].id, existing[0].cidr
     else:
-        taken = [s["CidrBlock"] for s in ec2.subnets(vpc_id=vpc_id)]
+        taken = [s.cidr for s in ec2.subnets(vpc_id=vpc_id)]
         (cidr,) = plan_subnets(vpc["CidrBlock"], taken, [hyperpod.COMPUTE_PREFIX])
         subnet_id = ec2.ensure_subnet(
             vpc_id, cidr, request.availabilityZone, {**tags, "Name": f"{doc.target}-compute-{request.availabilityZone}"}
@@ -104,8 +104,8 @@ def _route_out(doc: WorkflowInput, vpc_id: str) -> tuple[str | None, str]:
     network = doc.output(NetworkOutput)
     sources = list(network.subnetIds) if network else []
     if not sources:
-        eks = wiring.eks().cluster(doc.target) or {}
-        sources = list(eks.get("resourcesVpcConfig", {}).get("subnetIds") or [])
+        eks = wiring.eks().cluster(doc.target)
+        sources = list(eks.subnet_ids) if eks else []
     tables = ec2.route_tables(vpc_id)
     table = egress.egress_table(tables, sources)
     if table is not None:
@@ -139,10 +139,9 @@ def security_group(doc: WorkflowInput) -> PhaseResult:
     vpc_id = doc.require(ComputeSubnetOutput).vpcId
     name = control_plane.shared_security_group_name(settings().resource_prefix, doc.target)
     eks = wiring.eks().cluster(doc.target)  # None under provision-cluster, while EKS is created with the group
-    vpc_config = (eks or {}).get("resourcesVpcConfig", {})
     shared = ec2.security_group(vpc_id, name)
-    if eks is not None and (shared is None or shared["GroupId"] not in vpc_config.get("securityGroupIds", [])):
-        cluster_group = ec2.security_group_by_id(vpc_config["clusterSecurityGroupId"])
+    if eks is not None and (shared is None or shared["GroupId"] not in eks.security_group_ids):
+        cluster_group = ec2.security_group_by_id(str(eks.cluster_security_group_id))
         if cluster_group is not None:
             group_id = ec2.ensure_self_rules(cluster_group)
             return PhaseResult(
@@ -198,7 +197,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
     wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_HYPERPOD): True})
     arn = sm.create_cluster(
         name=name,
-        eks_arn=eks["arn"],
+        eks_arn=eks.arn,
         instance_groups=hyperpod.instance_groups(
             request, doc.require(ExecutionRoleOutput).roleArn, doc.require(LifecycleScriptsOutput).sourceS3Uri
         ),

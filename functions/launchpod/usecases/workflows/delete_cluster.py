@@ -81,20 +81,18 @@ def delete_control_plane(doc: WorkflowInput) -> PhaseResult:
         )
     record = wiring.clusters().get(doc.target)
     prefix = settings().resource_prefix
-    if not teardown.created_here(
-        found.get("tags", {}), doc.target, prefix, record, ownership.CREATED_EKS, found["arn"]
-    ):
+    if not teardown.created_here(found.tags, doc.target, prefix, record, ownership.CREATED_EKS, found.arn):
         return PhaseResult(
-            outputs=DeleteControlPlaneOutput(kept=found["arn"]),
+            outputs=DeleteControlPlaneOutput(kept=found.arn),
             skipped=True,
-            message=f"{found['arn']} was not created by Launchpod (no create recorded); left in place.",
+            message=f"{found.arn} was not created by Launchpod (no create recorded); left in place.",
         )
     if polls >= teardown.MAX_POLLS:
-        raise PermanentError(f"EKS cluster {doc.target} is still {found['status']} after an hour; check it.")
-    doc.record(DeleteControlPlaneOutput(issuer=found.get("identity", {}).get("oidc", {}).get("issuer")))
-    if found["status"] != "DELETING":
+        raise PermanentError(f"EKS cluster {doc.target} is still {found.status} after an hour; check it.")
+    doc.record(DeleteControlPlaneOutput(issuer=found.oidc_issuer))
+    if found.status != "DELETING":
         eks.delete_cluster(doc.target)
-    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found['arn']}.")
+    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found.arn}.")
 
 
 def delete_tracking_server(doc: WorkflowInput) -> PhaseResult:
@@ -112,10 +110,10 @@ def delete_tracking_server(doc: WorkflowInput) -> PhaseResult:
         found = servers.describe(name)
         if found is None:
             continue
-        if not teardown.ours(wiring.sagemaker().tags(found["TrackingServerArn"]), doc.target, prefix):
+        if not teardown.ours(wiring.sagemaker().tags(found.arn), doc.target, prefix):
             kept.append(name)
             continue
-        if found.get("TrackingServerStatus") != "Deleting":
+        if found.status != "Deleting":
             servers.delete(name)
         deleting.append(name)
     left = f" Left in place (not created by Launchpod): {', '.join(kept)}." if kept else ""

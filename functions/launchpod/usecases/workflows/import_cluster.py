@@ -10,6 +10,7 @@ from launchpod.usecases.workflows.phase import PhaseResult
 
 def register(doc: WorkflowInput) -> PhaseResult:
     """Register: records the cluster as imported, with its EKS ARN, once Launchpod can reach it."""
-    eks = wiring.eks().cluster(doc.target) or {}
-    wiring.clusters().register(doc.target, source="imported", region=wiring.region(), eksArn=eks.get("arn"))
-    return PhaseResult(outputs={"eksArn": eks.get("arn")}, message=f"{doc.target} is registered as imported.")
+    eks = wiring.eks().cluster(doc.target)
+    arn = eks.arn if eks else None
+    wiring.clusters().register(doc.target, source="imported", region=wiring.region(), eksArn=arn)
+    return PhaseResult(outputs={"eksArn": arn}, message=f"{doc.target} is registered as imported.")

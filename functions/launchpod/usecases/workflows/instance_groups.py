@@ -49,27 +49,23 @@ def group_subnet(doc: WorkflowInput) -> PhaseResult:
     if not cluster_subnets:
         raise PermanentError(f"{doc.target} reports no subnets in its VpcConfig; cannot place a new subnet.")
     home = ec2.subnets(subnet_ids=cluster_subnets[:1])[0]
-    vpc_id, zone = home["VpcId"], change.zone or home["AvailabilityZone"]
+    vpc_id, zone = home.vpc_id, change.zone or home.zone
     tags = workflow.subnet_tags(tags_of(doc), change.group)
     existing = ec2.subnets_tagged(vpc_id, tags)
     if existing:
-        subnet_id, cidr = existing[0]["SubnetId"], existing[0]["CidrBlock"]
+        subnet_id, cidr = existing[0].id, existing[0].cidr
     else:
         vpc = ec2.vpc(vpc_id) or {}
-        taken = [s["CidrBlock"] for s in ec2.subnets(vpc_id=vpc_id)]
+        taken = [s.cidr for s in ec2.subnets(vpc_id=vpc_id)]
         (cidr,) = plan_subnets(vpc["CidrBlock"], taken, [workflow.GROUP_SUBNET_PREFIX])
         subnet_id = ec2.ensure_subnet(vpc_id, cidr, zone, {**tags, "Name": f"{doc.target}-{change.group}-{zone}"})
     table = next(
-        (
-            t
-            for t in ec2.route_tables(vpc_id)
-            if any(a.get("SubnetId") == home["SubnetId"] for a in t.get("Associations", []))
-        ),
+        (t for t in ec2.route_tables(vpc_id) if any(a.get("SubnetId") == home.id for a in t.get("Associations", []))),
         None,
     )
     if table is not None and not any(a.get("SubnetId") == subnet_id for a in table.get("Associations", [])):
         ec2.associate(table["RouteTableId"], subnet_id)
-    routed = f"routed like {home['SubnetId']}" if table else "on the VPC's main route table"
+    routed = f"routed like {home.id}" if table else "on the VPC's main route table"
     return PhaseResult(
         outputs=GroupSubnetOutput(subnetId=subnet_id, cidr=cidr, zone=zone),
         message=f"{subnet_id} {cidr} in {zone} for {change.group}, {routed}.",
@@ -212,13 +208,13 @@ def release_subnet(doc: WorkflowInput) -> PhaseResult:
     cluster_subnets = list((cluster.get("VpcConfig") or {}).get("Subnets") or [])
     if not cluster_subnets:
         return PhaseResult(skipped=True, message="The cluster reports no VPC.")
-    vpc_id = ec2.subnets(subnet_ids=cluster_subnets[:1])[0]["VpcId"]
+    vpc_id = ec2.subnets(subnet_ids=cluster_subnets[:1])[0].vpc_id
     owned = ec2.subnets_tagged(vpc_id, workflow.subnet_tags(tags_of(doc), change.group))
     if not owned:
         return PhaseResult(skipped=True, message=f"{change.group} used the cluster's subnet.")
     for subnet in owned:
-        ec2.delete_subnet(subnet["SubnetId"])
+        ec2.delete_subnet(subnet.id)
     return PhaseResult(
-        outputs={"deleted": [s["SubnetId"] for s in owned]},
-        message="Deleted " + ", ".join(f"{s['SubnetId']} {s['CidrBlock']}" for s in owned) + ".",
+        outputs={"deleted": [s.id for s in owned]},
+        message="Deleted " + ", ".join(f"{s.id} {s.cidr}" for s in owned) + ".",
     )

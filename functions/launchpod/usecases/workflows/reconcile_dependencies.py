@@ -42,7 +42,8 @@ def addons(doc: WorkflowInput) -> PhaseResult:
     eks, tags = wiring.eks(), control_plane.tags(doc.target, settings().resource_prefix)
     wanted = dependencies.wanted_addons(request.includeOptional)
     present = eks.addons(doc.target)
-    kubernetes = str((eks.cluster(doc.target) or {}).get("version") or "")
+    found_cluster = eks.cluster(doc.target)
+    kubernetes = str((found_cluster.version if found_cluster else None) or "")
     for entry in wanted:
         version = dependencies.wanted_version(
             entry.name, entry.version, eks.addon_versions(entry.name, kubernetes), kubernetes
@@ -82,8 +83,8 @@ def addons(doc: WorkflowInput) -> PhaseResult:
 
 def lbc_vpc_id(cluster: str) -> str:
     """The cluster's VPC, which the AWS Load Balancer Controller's Deployment names."""
-    found = wiring.eks().cluster(cluster) or {}
-    vpc = str((found.get("resourcesVpcConfig") or {}).get("vpcId") or "")
+    found = wiring.eks().cluster(cluster)
+    vpc = str((found.vpc_id if found else None) or "")
     if not vpc:
         raise PermanentError(f"EKS reports no VPC for {cluster}; the load balancer controller needs it. Retry.")
     return vpc
