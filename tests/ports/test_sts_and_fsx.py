@@ -41,9 +41,12 @@ def identity(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", session["SecretAccessKey"])
     monkeypatch.setenv("AWS_SESSION_TOKEN", session["SessionToken"])
     monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)  # its credentials were read before the session's
+    # Both caches: a client made before (the Grafana adapter's STS client) holds the earlier credentials.
     clients.client.cache_clear()
+    clients._client.cache_clear()
     yield sts
     clients.client.cache_clear()
+    clients._client.cache_clear()
 
 
 # The port; how a Lustre file system is created (answers its id).
