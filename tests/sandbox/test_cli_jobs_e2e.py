@@ -21,8 +21,9 @@ def lp(sandbox, tmp_path_factory) -> Launchpod:
 
 @pytest.fixture
 def slow_steps(sandbox):
-    # 40 steps of 40 simulated seconds: the job logs for several real seconds, so the follower sees it run
-    with log_interval(sandbox, 40):
+    # 40 steps of 100 simulated seconds: the job logs for 20 real seconds, so the follower sees it run even when
+    # a loaded machine takes seconds to start the CLI's process
+    with log_interval(sandbox, 100):
         yield
 
 
