@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from launchpod.domain.inference import endpoints
+from launchpod.domain.inference import waiting
 
 
 def test_the_first_looks_come_soon_then_every_30_seconds_until_15_minutes() -> None:
-    assert [endpoints.look_after(n) for n in range(6)] == [10, 15, 22, 30, 30, 30]
-    looks = next(n for n in range(1000) if endpoints.waited(n) >= endpoints.GIVE_UP_SECONDS)
+    assert [waiting.look_after(n) for n in range(6)] == [10, 15, 22, 30, 30, 30]
+    looks = next(n for n in range(1000) if waiting.waited(n) >= waiting.GIVE_UP_SECONDS)
     # a look every 10 s took 90 Lambda invocations to give up; this takes about a third of them
     assert 30 <= looks <= 33, looks
-    assert endpoints.waited(looks - 1) < 15 * 60 <= endpoints.waited(looks)
+    assert waiting.waited(looks - 1) < 15 * 60 <= waiting.waited(looks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from launchpod.contracts.inference import EndpointWorkflowRequest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import PermanentError
-from launchpod.domain.inference import endpoints, manifests, multinode
+from launchpod.domain.inference import endpoints, manifests, multinode, waiting
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows.phase import PhaseResult
 
@@ -72,13 +72,13 @@ def wait_endpoint(doc: WorkflowInput) -> PhaseResult:
                 outputs={"url": url or "", "readyReplicas": real.ready},
                 message=f"{request.endpoint}: {real.ready}/{real.desired} replicas Ready at {url}.",
             )
-    if endpoints.waited(polls) >= endpoints.GIVE_UP_SECONDS:
+    if waiting.waited(polls) >= waiting.GIVE_UP_SECONDS:
         raise PermanentError(
             f"Endpoint {request.endpoint} is still {status} after 15 minutes" + (f": {message}" if message else ".")
         )
     progress = f"{real.ready}/{real.desired} Ready" if real is not None else ""
     return PhaseResult(
         ready=False,
-        wait=endpoints.look_after(polls),
+        wait=waiting.look_after(polls),
         message=f"{request.endpoint} is {status} {progress}".strip() + (f": {message}" if message else ""),
     )
