@@ -41,8 +41,15 @@ def cluster(sandbox):
 
 
 def _count(sandbox) -> int:
+    """The cluster's operations, every page (a page holds 50 at most; the shared cluster can have more)."""
+    count, params = 0, {"cluster": NAME, "limit": 200}
     with sandbox.client("viewer") as c:
-        return len(c.get("/api/operations", params={"cluster": NAME}).json()["items"])
+        while True:
+            page = c.get("/api/operations", params=params).json()
+            count += len(page["items"])
+            if not page.get("nextToken"):
+                return count
+            params["nextToken"] = page["nextToken"]
 
 
 def _send(sandbox, method: str, path: str, body: dict | None = None, dry_run: bool = False):

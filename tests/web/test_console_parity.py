@@ -28,6 +28,7 @@ SOURCES = {
     if "__tests__" not in path.parts and not path.name.endswith(".d.ts")
 }
 PLAN_CALL = re.compile(r"\bplan(?:<[^>]*>)?\(")
+CONFIRM_OPERATION = re.compile(r"<ConfirmOperation\b")
 WRAPPERS = re.compile(r"^export const (\w+) = \{$(.*?)^\};$", re.M | re.S)  # api = {...}, jobsApi = {...}
 MEMBER = re.compile(r"^  (\w+): ", re.M)
 
@@ -79,8 +80,14 @@ def test_each_declared_operation_is_called_by_the_console(operation_id: str) -> 
 
 @pytest.mark.parametrize("operation_id", sorted(i for i in COVERED if BY_ID[i].destructive and BY_ID[i].mutates))
 def test_each_destructive_action_asks_for_its_dry_run_plan_first(operation_id: str) -> None:
-    # the confirmation of a destructive action shows what it would do: the module that calls it asks plan()
-    confirming = [name for name, text in SOURCES.items() if name in callers_of(operation_id) and PLAN_CALL.search(text)]
+    # the confirmation of a destructive action shows what it would do: the module that calls it asks plan(), or
+    # confirms it with ConfirmOperation, which asks plan() for the operation it is given
+    assert re.search(r"loadPlan=\{\(\) => plan\(operation\b", SOURCES["components/ConfirmAction.tsx"])
+    confirming = [
+        name
+        for name, text in SOURCES.items()
+        if name in callers_of(operation_id) and (PLAN_CALL.search(text) or CONFIRM_OPERATION.search(text))
+    ]
     assert confirming, f"{operation_id} is destructive: its confirmation must show plan({operation_id!r}, …)"
 
 

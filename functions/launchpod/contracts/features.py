@@ -52,7 +52,34 @@ class ObservabilityRequest(Contract):
 
 
 class HyperPodObservabilityRequest(Contract):
-    model_config = _only_when_on("grafanaWorkspaceArn", "createGrafanaWorkspace", "grafanaAuthentication")
+    # Off takes no Grafana option; on, either an existing workspace (or none), or one Launchpod creates with
+    # its sign-in: the validator's rules below, stated so a client sees them.
+    model_config = one_of(
+        case(
+            "On, an existing workspace or none",
+            properties={
+                "enabled": {"const": True},
+                "createGrafanaWorkspace": {"enum": [False, None]},
+                "grafanaAuthentication": ABSENT,
+            },
+        ),
+        case(
+            "On, creating a workspace",
+            required=["createGrafanaWorkspace"],
+            properties={
+                "enabled": {"const": True},
+                "createGrafanaWorkspace": {"const": True},
+                "grafanaWorkspaceArn": ABSENT,
+            },
+        ),
+        case(
+            "Off",
+            properties={
+                "enabled": {"const": False},
+                **dict.fromkeys(("grafanaWorkspaceArn", "createGrafanaWorkspace", "grafanaAuthentication"), ABSENT),
+            },
+        ),
+    )
 
     enabled: bool = Field(
         description="install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed"

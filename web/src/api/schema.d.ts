@@ -3010,8 +3010,17 @@ export interface components {
              */
             grafanaWorkspaceArn?: string | null;
         } & ({
+            /** @enum {unknown} */
+            createGrafanaWorkspace?: false | null;
             /** @constant */
             enabled?: true;
+            grafanaAuthentication?: null;
+        } | {
+            /** @constant */
+            createGrafanaWorkspace: true;
+            /** @constant */
+            enabled?: true;
+            grafanaWorkspaceArn?: null;
         } | {
             createGrafanaWorkspace?: null;
             /** @constant */
