@@ -114,6 +114,17 @@ def get(sandbox, endpoint: str) -> dict:
     return dict(response.json())
 
 
+def view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
+    """The endpoint's view once ``check(view)`` holds; the failure shows the view last seen."""
+    last: dict = {}
+
+    def there() -> dict | None:
+        last.update(get(sandbox, endpoint))
+        return dict(last) if check(last) else None
+
+    return dict(wait_until(there, seconds, reason=lambda: f"endpoint {endpoint}: {last}"))
+
+
 def gpu_nodes(sandbox) -> set[str]:
     nodes = k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items
     return {

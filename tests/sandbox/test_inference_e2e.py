@@ -28,6 +28,7 @@ from tests.sandbox.inference_support import (
     ready_cluster,
     settled,
     until,
+    view_until,
 )
 
 pytestmark = pytest.mark.e2e
@@ -188,7 +189,7 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
     response = post(sandbox, "/endpoints", VLLM_NLB)
     assert response.status_code == 202, response.text
-    view = _view_until(sandbox, "vllm", lambda v: "load balancer controller" in (v.get("message") or ""))
+    view = view_until(sandbox, "vllm", lambda v: "load balancer controller" in (v.get("message") or ""))
     assert view["status"] == "Deploying" and view["url"].endswith(".svc.cluster.local:8000"), view
     assert "no load balancer controller ready" in view["message"] and "kube-system/" + LBC in view["message"], view
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 2}})
@@ -234,7 +235,7 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
     try:
         response = post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
         assert response.status_code == 202, response.text
-        view = _view_until(sandbox, "vllm-denied", lambda v: "FailedDeployModel" in (v.get("message") or ""))
+        view = view_until(sandbox, "vllm-denied", lambda v: "FailedDeployModel" in (v.get("message") or ""))
         assert view["status"] == "Deploying", view
         assert "not authorized to perform: elasticloadbalancing:CreateLoadBalancer" in view["message"], view
         service = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_service("vllm-denied", "default")
@@ -382,7 +383,7 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
     # Prometheus uninstalled: its name no longer resolves, KEDA's trigger fails and nothing scales
     prometheus_removed(sandbox)
     metric(25)
-    view = _view_until(sandbox, "vllm-keda", lambda v: v["scalingError"], seconds=60)
+    view = view_until(sandbox, "vllm-keda", lambda v: v["scalingError"], seconds=60)
     assert view["scalingError"] is not None, view
     assert view["scalingError"].startswith("TriggerError:"), view["scalingError"]
     assert "lookup prometheus-server.prometheus.svc.cluster.local" in view["scalingError"]
@@ -468,17 +469,6 @@ def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox,
             deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
             assert deleted.status_code == 202, deleted.text
             assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-
-
-def _view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
-    """The endpoint's view once ``check(view)`` holds; the failure shows the view last seen."""
-    last: dict = {}
-
-    def there() -> dict | None:
-        last.update(get(sandbox, endpoint))
-        return dict(last) if check(last) else None
-
-    return dict(wait_until(there, seconds, reason=lambda: f"{endpoint}: {last}"))
 
 
 def _answered(sandbox, endpoint: str, wanted: int, seconds: float = 30):

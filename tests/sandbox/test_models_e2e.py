@@ -12,7 +12,7 @@ import pytest
 from kubernetes import client as k8s
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.inference_support import NAME, WORKER, get, post, ready_cluster, settled
+from tests.sandbox.inference_support import NAME, WORKER, post, ready_cluster, settled, view_until
 from tests.sandbox.watch_support import texts, watch, webhook
 
 pytestmark = pytest.mark.e2e
@@ -65,16 +65,6 @@ def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, clu
         assert TOKEN not in text
 
 
-def _view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
-    def reached() -> dict | None:
-        view = get(sandbox, endpoint)
-        return view if check(view) else None
-
-    return wait_until(
-        reached, timeout=seconds, interval=0.2, reason=f"endpoint {endpoint} did not reach the state asked"
-    )
-
-
 def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error_until_the_model_is_there(
     sandbox, cluster
 ):
@@ -93,7 +83,7 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
             found = looping.match(v.get("message") or "")
             return found is not None and int(found.group(1)) >= 2
 
-        view = _view_until(sandbox, "no-model", restarted_twice)
+        view = view_until(sandbox, "no-model", restarted_twice)
         assert view["status"] == "Deploying" and view["readyReplicas"] == 0, view
         assert restarted_twice(view), view["message"]
         assert vllm in view["message"], view["message"]
@@ -118,7 +108,7 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
         downloaded = post(sandbox, "/models/download", {"repoId": repo, "storageName": "shared"})
         assert downloaded.status_code == 202, downloaded.text
         assert sandbox.wait_operation(downloaded.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-        view = _view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
+        view = view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
         assert view["status"] == "Ready" and view["message"] is None, view
         assert "endpoint-unhealthy" not in watch(sandbox)["told"].get(NAME, {})  # Ready: the episode is over
         assert len(texts(receiver, path, subject)) == 1
