@@ -28,7 +28,6 @@ MLflow REST API (experiments/get-by-name, runs/search) answers from these (``exp
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -43,6 +42,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.core import once, patch
+from sandbox.aws.iam.trust import role_by_arn, trusts_service
 from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.state import STATE
@@ -130,20 +130,11 @@ def _find(backend: SageMakerModelBackend, name: str) -> Server:
 
 
 def _role_problem(account: str, role_arn: str) -> str | None:
-    from moto.iam.models import iam_backends
-
-    role = next((r for r in list(iam_backends[account]["global"].roles.values()) if r.arn == role_arn), None)
+    role = role_by_arn(account, role_arn)
     if role is None:
         return f"The role {role_arn} does not exist."
-    trust = role.assume_role_policy_document
-    document = json.loads(trust) if isinstance(trust, str) else trust
-    statements = document.get("Statement") or []
-    for s in statements if isinstance(statements, list) else [statements]:
-        services = (s.get("Principal") or {}).get("Service") or []
-        if s.get("Effect") == "Allow" and "sagemaker.amazonaws.com" in (
-            [services] if isinstance(services, str) else services
-        ):
-            return None
+    if trusts_service(role, "sagemaker.amazonaws.com"):
+        return None
     return f"The role {role_arn} does not trust sagemaker.amazonaws.com; SageMaker cannot assume it."
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.aws.iam.trust import role_by_arn, trusts_service
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.state import STATE
 
@@ -136,17 +136,11 @@ def _live(account: str, region: str) -> list[Workspace]:
 
 
 def _role_problem(account: str, role_arn: str) -> str | None:
-    from moto.iam.models import iam_backends
-
-    role = next((r for r in list(iam_backends[account]["global"].roles.values()) if r.arn == role_arn), None)
+    role = role_by_arn(account, role_arn)
     if role is None:
         return f"The workspace role {role_arn} does not exist; create it first."
-    trust = role.assume_role_policy_document
-    document = json.loads(trust) if isinstance(trust, str) else trust
-    for statement in document.get("Statement") or []:
-        services = (statement.get("Principal") or {}).get("Service") or []
-        if TRUSTED_SERVICE in ([services] if isinstance(services, str) else services):
-            return None
+    if trusts_service(role, TRUSTED_SERVICE):
+        return None
     return f"The workspace role {role_arn} does not trust {TRUSTED_SERVICE}; add it to the role's trust policy."
 
 
