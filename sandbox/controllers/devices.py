@@ -85,9 +85,10 @@ def _asks(container: dict[str, Any]) -> dict[str, int]:
 
 def allocate(emulator: Any, cluster: str) -> None:
     """Hand each bound container of the cluster the devices it asks for, and take them back from ended pods."""
-    nodes = {n["metadata"]["name"]: n for n in emulator.list_objects("v1/nodes")}
+    # read only, on the emulator's loop: the stored objects themselves, not copies
+    nodes = {n["metadata"]["name"]: n for n in emulator.list_objects("v1/nodes", copied=False)}
     on_node: dict[str, list[dict[str, Any]]] = {}
-    for pod in emulator.list_objects("v1/pods"):
+    for pod in emulator.list_objects("v1/pods", copied=False):
         where = (pod.get("spec") or {}).get("nodeName")
         running = where in nodes and (pod.get("status") or {}).get("phase") not in ENDED
         if running and any(_asks(c) for c in (pod.get("spec") or {}).get("containers") or []):

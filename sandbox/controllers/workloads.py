@@ -121,7 +121,7 @@ async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[d
 
 
 async def _delete_stale(emulator: Any, owner: dict[str, Any], wanted: set[str]) -> None:
-    for pod in emulator.list_objects("v1/pods", owner["namespace"]):
+    for pod in emulator.list_objects("v1/pods", owner["namespace"], copied=False):  # read: no copies
         owners = pod["metadata"].get("ownerReferences") or []
         if pod["metadata"]["name"] not in wanted and any(o.get("uid") == owner.get("uid") for o in owners):
             await emulator.delete_object("v1/pods", owner["namespace"], pod["metadata"]["name"])
@@ -178,7 +178,7 @@ async def _place(
     if gated:
         node = None
     elif node not in {n["metadata"]["name"] for n in nodes}:
-        bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
+        bound = [p for p in emulator.list_objects("v1/pods", copied=False) if (p.get("spec") or {}).get("nodeName")]
         node, message = scheduling.schedule(pod_spec, nodes, bound, pinned)
     pod: dict[str, Any] = {
         "apiVersion": "v1",

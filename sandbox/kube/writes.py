@@ -6,7 +6,6 @@ optimistic concurrency on ``metadata.resourceVersion`` and ``dryRun=All`` (Kuber
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import aiohttp.web
@@ -18,7 +17,7 @@ from kmock._internal import references, rendering
 
 from sandbox.kube.matching import field_selector_matches, label_selector_matches
 from sandbox.kube.merging import json_patch, merge_patch, strategic_merge
-from sandbox.kube.store import CRDS, EmulatorStore, status_response
+from sandbox.kube.store import CRDS, EmulatorStore, clone, status_response
 
 
 @attrs.define(kw_only=True)
@@ -147,10 +146,10 @@ class WritingEmulator(EmulatorStore):
                     **old,
                     "spec": {**(old.get("spec") or {}), "replicas": (body.get("spec") or {}).get("replicas")},
                 }
-                new = self._finish_update(res, None, old, copy.deepcopy(body))
+                new = self._finish_update(res, None, old, clone(body))
                 new = await self._store_update(res, key, old, new, request.params.get("dryRun") == "All")
                 return aiohttp.web.json_response(self._scale_of(new))
-            new = self._finish_update(res, request.subresource, old, copy.deepcopy(body))
+            new = self._finish_update(res, request.subresource, old, clone(body))
             new = await self._store_update(res, key, old, new, request.params.get("dryRun") == "All")
         return aiohttp.web.json_response(new)
 

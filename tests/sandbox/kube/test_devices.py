@@ -17,7 +17,7 @@ class _Cluster:
     def __init__(self, nodes: list[dict[str, Any]], pods: list[dict[str, Any]]) -> None:
         self.objects = {"v1/nodes": nodes, "v1/pods": pods}
 
-    def list_objects(self, resource: str) -> list[dict[str, Any]]:
+    def list_objects(self, resource: str, copied: bool = True) -> list[dict[str, Any]]:
         return self.objects[resource]
 
 
