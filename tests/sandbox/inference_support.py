@@ -4,6 +4,10 @@ by the first test that needs it, after checking that a managed endpoint is refus
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
+import pytest
 from kubernetes import client as k8s
 
 from tests.sandbox.aws.support import wait_until
@@ -97,6 +101,24 @@ def settled(sandbox, seconds: float = 90) -> None:
         return not orphans
 
     wait_until(none_left, seconds, reason=lambda: f"pods outlived their Deployments: {orphans}")
+
+
+@contextlib.contextmanager
+def cancelled_on_failure(sandbox, operation_id: str, endpoint: str | None = None) -> Iterator[None]:
+    """A test that fails while its operation still runs cancels it (and deletes ``endpoint``, whose pods hold GPUs),
+    so the shared cluster is not left busy (409) or full for every test after it in the group."""
+    try:
+        yield
+    except BaseException:
+        with sandbox.client("admin") as c:
+            c.post(f"/api/operations/{operation_id}/cancel", json={"reason": "the test that started it failed"})
+            if endpoint is not None:  # once the cancelled operation lets the cluster go; the test's failure is the news
+                with contextlib.suppress(Exception, pytest.fail.Exception):
+                    wait_until(
+                        lambda: c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}").status_code in (202, 404),
+                        reason=f"endpoint {endpoint} deleted after its test failed",
+                    )
+        raise
 
 
 def deploy(sandbox, body: dict) -> dict:
