@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from types import SimpleNamespace
 
@@ -108,6 +109,9 @@ _LONGEST_FIRST = [
 ]
 
 
+_UNIT_TESTS = 3  # the rank of everything that needs no sandbox
+
+
 def _rank(group: str) -> tuple[int, int]:
     if group in _LONGEST_FIRST:
         return 0, _LONGEST_FIRST.index(group)
@@ -115,7 +119,7 @@ def _rank(group: str) -> tuple[int, int]:
         return 1, 0
     if group.startswith("tests/sandbox/"):
         return 2, 0
-    return 3, 0
+    return _UNIT_TESTS, 0
 
 
 def pytest_configure(config) -> None:
@@ -127,6 +131,17 @@ def pytest_configure(config) -> None:
             f"pytest {pytest.__version__} ignores xdist's groups (pyproject.toml pins pytest<9.2): a module's tests "
             "would scatter across workers. Run `make install` again, or pip install 'pytest<9.2'."
         )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a worker's first unit test (the last rank: every group using the shared sandbox was handed out before
+    it, and this worker has run all of its own), the worker's sandbox stops."""
+    if (
+        _rank(xdist_group_of(item.nodeid.split("::", 1)[0]))[0] == _UNIT_TESTS
+        and "tests.sandbox.conftest" in sys.modules
+    ):
+        sys.modules["tests.sandbox.conftest"].stop_shared_sandbox()
 
 
 def xdist_group_of(path: str) -> str:

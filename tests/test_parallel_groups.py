@@ -4,11 +4,13 @@ the longest groups first."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from tests.conftest import _rank, xdist_group_of
+from tests.conftest import _rank, pytest_runtest_setup, xdist_group_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,3 +45,21 @@ def test_the_long_groups_are_handed_out_first_and_the_unit_tests_last() -> None:
         key=_rank,
     )
     assert order == ["jobs-cluster:console", "infra", "tests/sandbox/test_nodes_e2e.py", "tests/domain/test_naming.py"]
+
+
+def test_a_workers_first_unit_test_stops_its_idle_sandbox_and_no_sandbox_test_does(monkeypatch) -> None:
+    stopped: list[str] = []
+    monkeypatch.setitem(
+        sys.modules,
+        "tests.sandbox.conftest",
+        SimpleNamespace(stop_shared_sandbox=lambda: stopped.append("x")),
+    )
+    for nodeid in (
+        "tests/sandbox/test_nodes_e2e.py::t",
+        "tests/sandbox/browser/test_web_ui.py::t",
+        "tests/infra/x.py::t",
+    ):
+        pytest_runtest_setup(SimpleNamespace(nodeid=nodeid))
+    assert stopped == []
+    pytest_runtest_setup(SimpleNamespace(nodeid="tests/domain/test_naming.py::t"))
+    assert stopped == ["x"]

@@ -228,15 +228,37 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
             os.killpg(process.pid, signal.SIGKILL)
 
 
+# The worker's shared sandbox, while it runs: stopped when the session ends, or before the first unit test (see
+# stop_shared_sandbox).
+_shared: list[contextlib.ExitStack] = []
+
+
+def _no_token_in_log(running: RunningSandbox) -> None:
+    """After every test that used it: no token the tests sent (REST, WebSocket, MCP) reached the sandbox's log."""
+    log = running.log.read_text()
+    leaked = [role for role, token in running.tokens.items() if token in log]
+    if leaked:
+        pytest.fail(f"the sandbox's log holds the {', '.join(leaked)} token(s): {running.log}")
+
+
 @pytest.fixture(scope="session")
 def sandbox() -> Iterator[RunningSandbox]:
-    with start_sandbox() as running:
-        yield running
-        # After the whole run: no token the tests sent (REST, WebSocket, MCP) reached the log.
-        log = running.log.read_text()
-        leaked = [role for role, token in running.tokens.items() if token in log]
-        if leaked:
-            pytest.fail(f"the sandbox's log holds the {', '.join(leaked)} token(s): {running.log}")
+    stack = contextlib.ExitStack()
+    running = stack.enter_context(start_sandbox())
+    stack.callback(_no_token_in_log, running)  # first, while the sandbox still runs
+    _shared.append(stack)
+    yield running
+    stop_shared_sandbox()
+
+
+def stop_shared_sandbox() -> None:
+    """Stop the worker's shared sandbox now, if it runs.
+
+    tests/conftest.py calls this before a worker's first unit test: the unit tests are handed out last, after every
+    group that uses the sandbox, which by then is idle. Left running, its clusters' simulated controllers and
+    HyperPod's clock keep a core busy while the unit tests run beside it."""
+    while _shared:
+        _shared.pop().close()
 
 
 def pytest_configure(config) -> None:
