@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from launchpod.domain.nodes import views
+from dataclasses import replace
 
-SUMMARY = {"InstanceId": "i-0aaaaaaaaaaaaaaa1", "InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}
+from launchpod.domain.nodes import views
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode
+
+SUMMARY = HyperPodNode("i-0aaaaaaaaaaaaaaa1", "gpu", "ml.p5.48xlarge", None)
 NODE = {"metadata": {"name": "hyperpod-i-0aaaaaaaaaaaaaaa1"}, "status": {"allocatable": {"nvidia.com/gpu": "8"}}}
 
 
@@ -29,7 +32,7 @@ def test_gpus_held_count_requests_limits_alone_and_not_finished_pods():
 
 
 def test_a_node_in_deep_health_checks_says_so_with_the_agents_labels():
-    summary = {**SUMMARY, "InstanceStatus": {"Status": "DeepHealthCheckInProgress", "Message": "InstanceStress"}}
+    summary = replace(SUMMARY, status="DeepHealthCheckInProgress", message="InstanceStress")
     labels = {
         "sagemaker.amazonaws.com/node-health-status": "Unschedulable",
         "sagemaker.amazonaws.com/deep-health-check-status": "InProgress",

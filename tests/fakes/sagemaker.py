@@ -1,12 +1,15 @@
 """SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
-(adapters.aws.sagemaker)."""
+(adapters.aws.sagemaker); nodes are seeded as ListClusterNodes answers them and read through the adapter's
+builders."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from launchpod.adapters.aws.sagemaker import hyperpod_node, node_details
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
 
 def _matches(event: dict[str, Any], filters: dict[str, Any]) -> bool:
@@ -55,12 +58,14 @@ class SageMaker:
         if name not in self.clusters:
             raise PermanentError(f"sagemaker:{action} failed: ResourceNotFound: Cluster {name} not found.")
 
-    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+    def list_nodes(self, name: str) -> list[HyperPodNode]:
+        """The seeded ListClusterNodes summaries, read as the adapter reads them."""
         self._known(name, "ListClusterNodes")
-        return self.nodes.get(name, [])
+        return [hyperpod_node(n) for n in self.nodes.get(name, [])]
 
-    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
-        return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+    def describe_node(self, name: str, node_id: str) -> NodeDetails | None:
+        """The seeded node (its summary standing for DescribeClusterNode's details), read as the adapter does."""
+        return next((node_details(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
 
     def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
         self._known(name, "ListClusterEvents")

@@ -101,19 +101,27 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     hyperpod.reset_durations()
 
 
-def test_a_created_clusters_nodes_list_each_with_its_group_type_and_status(created: Port) -> None:
+def test_a_created_clusters_nodes_list_each_with_its_group_type_status_and_launch_time(created: Port) -> None:
     nodes = created.list_nodes("hp")
-    assert [(n["InstanceGroupName"], n["InstanceType"], n["InstanceStatus"]["Status"]) for n in nodes] == [
-        ("workers", "ml.p5.48xlarge", "Running")
+    assert [(n.group, n.instance_type, n.status, n.message) for n in nodes] == [
+        ("workers", "ml.p5.48xlarge", "Running", "")
     ] * 2
-    assert len({n["InstanceId"] for n in nodes}) == 2 and all(n["InstanceId"].startswith("i-") for n in nodes)
+    assert len({n.node_id for n in nodes}) == 2 and all(n.node_id.startswith("i-") for n in nodes)
+    assert all(isinstance(n.launch_time, datetime) and n.launch_time.tzinfo for n in nodes)
 
 
 def test_a_node_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
     node = created.list_nodes("hp")[0]
-    found = created.describe_node("hp", node["InstanceId"])
+    found = created.describe_node("hp", node.node_id)
     assert found is not None
-    assert (found["InstanceId"], found["InstanceGroupName"]) == (node["InstanceId"], "workers")
+    assert (found.node_id, found.group, found.instance_type, found.status) == (
+        node.node_id,
+        "workers",
+        "ml.p5.48xlarge",
+        "Running",
+    )
+    assert found.launch_time == node.launch_time
+    assert found.described["InstanceId"] == node.node_id  # NodeDetails as sent, for the node's detail view
     assert created.describe_node("hp", "i-00000000000000000") is None
 
 
@@ -129,7 +137,7 @@ def test_a_created_clusters_events_come_newest_first_from_creation_started_to_in
 def test_events_filter_by_resource_type_and_by_node_id(created: Port) -> None:
     clusters = created.list_events("hp", {"ResourceType": "Cluster"}, 50, None)["Events"]
     assert [e["ResourceType"] for e in clusters] == ["Cluster", "Cluster"]
-    node = created.list_nodes("hp")[0]["InstanceId"]
+    node = created.list_nodes("hp")[0].node_id
     of_node = created.list_events("hp", {"NodeId": node}, 50, None)["Events"]
     assert of_node and {e.get("InstanceId") for e in of_node} == {node}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -9,9 +10,43 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
 # What a region answers for an API it does not offer yet.
 _NO_SUCH_OPERATION = {"UnknownOperationException", "InvalidAction"}
+
+
+def hyperpod_node(summary: Mapping[str, Any]) -> HyperPodNode:
+    """A node from ListClusterNodes' ClusterNodeSummary."""
+    status = summary.get("InstanceStatus") or {}
+    return HyperPodNode(
+        node_id=str(summary["InstanceId"]),
+        group=str(summary.get("InstanceGroupName") or ""),
+        instance_type=str(summary.get("InstanceType") or ""),
+        status=status.get("Status"),
+        message=str(status.get("Message") or ""),
+        launch_time=summary.get("LaunchTime"),
+    )
+
+
+def node_details(details: Mapping[str, Any]) -> NodeDetails:
+    """A node from DescribeClusterNode's NodeDetails."""
+    node = hyperpod_node(details)
+    return NodeDetails(
+        node.node_id,
+        node.group,
+        node.instance_type,
+        node.status,
+        node.message,
+        node.launch_time,
+        zone=(details.get("Placement") or {}).get("AvailabilityZone"),
+        capacity_type=details.get("CapacityType"),
+        private_ip=details.get("PrivatePrimaryIp"),
+        private_dns=details.get("PrivateDnsHostname"),
+        last_software_update=details.get("LastSoftwareUpdateTime"),
+        image_release_version=details.get("CurrentImageReleaseVersion"),
+        described=dict(details),
+    )
 
 
 class SageMaker:
@@ -187,20 +222,21 @@ class SageMaker:
 
     # ---- nodes and events
 
-    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+    def list_nodes(self, name: str) -> list[HyperPodNode]:
         """Every node of the cluster (ListClusterNodes, all pages)."""
         with aws_call("sagemaker:ListClusterNodes"):
             pages = self.sm.get_paginator("list_cluster_nodes").paginate(
                 ClusterName=name, PaginationConfig={"PageSize": 100}
             )
-            return [n for page in pages for n in page.get("ClusterNodeSummaries", [])]
+            return [hyperpod_node(n) for page in pages for n in page.get("ClusterNodeSummaries", [])]
 
-    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+    def describe_node(self, name: str, node_id: str) -> NodeDetails | None:
         with aws_call("sagemaker:DescribeClusterNode"):
-            return or_none(
-                lambda: dict(self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"]),
+            found = or_none(
+                lambda: self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"],
                 "ResourceNotFound",
             )
+        return node_details(found) if found is not None else None
 
     def node_action(self, action: str, name: str, node_ids: list[str]) -> dict[str, Any]:
         """BatchRebootClusterNodes / BatchReplaceClusterNodes / BatchDeleteClusterNodes: Successful and Failed."""
