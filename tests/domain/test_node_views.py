@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
+from datetime import UTC, datetime
 
 from launchpod.domain.nodes import views
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode
 
 SUMMARY = HyperPodNode("i-0aaaaaaaaaaaaaaa1", "gpu", "ml.p5.48xlarge", None)
@@ -47,3 +49,20 @@ def test_a_node_in_deep_health_checks_says_so_with_the_agents_labels():
         True,
     )
     assert "sagemaker.amazonaws.com/instance-group-name" not in view["healthLabels"]
+
+
+def test_an_event_shows_describe_cluster_events_failure_message_and_its_metadata_whole():
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    summary = ClusterEvent(
+        "e-1", "hp", at, "Error", "Instance", "gpu", "i-0aaaaaaaaaaaaaaa1", "Instance creation failed"
+    )
+    metadata = {"Cluster": {"ClusterName": "hp"}, "Instance": {"FailureMessage": "No ml.p5.48xlarge capacity"}}
+    detail = ClusterEventDetails(
+        *(getattr(summary, f.name) for f in fields(ClusterEvent)),
+        metadata=metadata,
+        failure_messages=("No ml.p5.48xlarge capacity",),
+    )
+    view = views.event_view(summary, detail)
+    assert (view["failureMessage"], view["metadata"]) == ("No ml.p5.48xlarge capacity", metadata)
+    assert (view["instanceGroup"], view["nodeId"], view["level"]) == ("gpu", "i-0aaaaaaaaaaaaaaa1", "Error")
+    assert views.event_view(summary, None)["failureMessage"] is None

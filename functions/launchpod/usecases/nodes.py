@@ -145,12 +145,12 @@ def list_events(query: ListEventsInput, *, ports: NodePorts) -> ClusterEventList
     # ListClusterEvents has no level filter: pages are read until ``limit`` events at that level are found.
     for _ in range(10):
         page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, limit, token)
-        for summary in page.get("Events", []):
-            if level and summary.get("EventLevel") != level:
+        for summary in page.events:
+            if level and summary.level != level:
                 continue
-            detail = sm.describe_event(cluster, summary["EventId"]) if query.details else None
+            detail = sm.describe_event(cluster, summary.event_id) if query.details else None
             items.append(ClusterEventView(**views.event_view(summary, detail)))
-        token = page.get("NextToken")
+        token = page.next_token
         if not token or len(items) >= limit or not level:
             break
     return ClusterEventListView(cluster=name, items=items[:limit], nextToken=token)

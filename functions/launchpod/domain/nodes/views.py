@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
 HEALTH_PREFIX = "sagemaker.amazonaws.com/"
@@ -154,21 +155,17 @@ def conditions_of(kube: dict[str, Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def event_view(summary: dict[str, Any], detail: dict[str, Any] | None) -> dict[str, Any]:
-    """ListClusterEvents' summary with DescribeClusterEvent's metadata (the failure message EventBridge omits)."""
-    metadata = ((detail or {}).get("EventDetails") or {}).get("EventMetadata") or None
-    failure = None
-    for part in (metadata or {}).values():
-        if isinstance(part, dict) and part.get("FailureMessage"):
-            failure = part["FailureMessage"]
+def event_view(summary: ClusterEvent, detail: ClusterEventDetails | None) -> dict[str, Any]:
+    """ListClusterEvents' summary with DescribeClusterEvent's metadata (the failure message EventBridge omits:
+    the last part's that has one)."""
     return {
-        "eventId": summary["EventId"],
-        "time": summary.get("EventTime"),
-        "level": summary.get("EventLevel"),
-        "resourceType": summary.get("ResourceType"),
-        "instanceGroup": summary.get("InstanceGroupName"),
-        "nodeId": summary.get("InstanceId"),
-        "description": (detail or {}).get("Description") or summary.get("Description"),
-        "failureMessage": failure,
-        "metadata": metadata,
+        "eventId": summary.event_id,
+        "time": summary.time,
+        "level": summary.level,
+        "resourceType": summary.resource_type,
+        "instanceGroup": summary.group,
+        "nodeId": summary.node_id,
+        "description": (detail.description if detail else None) or summary.description,
+        "failureMessage": detail.failure_messages[-1] if detail and detail.failure_messages else None,
+        "metadata": detail.metadata if detail else None,
     }
