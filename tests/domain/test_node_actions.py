@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from launchpod.domain.nodes import actions
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
-def _node(node_id: str, status: str, launched: datetime = T0 - timedelta(days=1), message: str = "") -> dict:
-    return {"InstanceId": node_id, "InstanceStatus": {"Status": status, "Message": message}, "LaunchTime": launched}
+def _node(node_id: str, status: str, launched: datetime = T0 - timedelta(days=1), message: str = "") -> HyperPodNode:
+    return HyperPodNode(node_id, "workers", "ml.p5.48xlarge", status, message, launched)
 
 
 def test_requests_are_cut_into_batches_of_25_and_99_for_delete():

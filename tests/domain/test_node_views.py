@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from launchpod.domain.nodes import views
+from dataclasses import fields, replace
+from datetime import UTC, datetime
 
-SUMMARY = {"InstanceId": "i-0aaaaaaaaaaaaaaa1", "InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}
+from launchpod.domain.nodes import views
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode
+
+SUMMARY = HyperPodNode("i-0aaaaaaaaaaaaaaa1", "gpu", "ml.p5.48xlarge", None)
 NODE = {"metadata": {"name": "hyperpod-i-0aaaaaaaaaaaaaaa1"}, "status": {"allocatable": {"nvidia.com/gpu": "8"}}}
 
 
@@ -29,7 +34,7 @@ def test_gpus_held_count_requests_limits_alone_and_not_finished_pods():
 
 
 def test_a_node_in_deep_health_checks_says_so_with_the_agents_labels():
-    summary = {**SUMMARY, "InstanceStatus": {"Status": "DeepHealthCheckInProgress", "Message": "InstanceStress"}}
+    summary = replace(SUMMARY, status="DeepHealthCheckInProgress", message="InstanceStress")
     labels = {
         "sagemaker.amazonaws.com/node-health-status": "Unschedulable",
         "sagemaker.amazonaws.com/deep-health-check-status": "InProgress",
@@ -44,3 +49,20 @@ def test_a_node_in_deep_health_checks_says_so_with_the_agents_labels():
         True,
     )
     assert "sagemaker.amazonaws.com/instance-group-name" not in view["healthLabels"]
+
+
+def test_an_event_shows_describe_cluster_events_failure_message_and_its_metadata_whole():
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    summary = ClusterEvent(
+        "e-1", "hp", at, "Error", "Instance", "gpu", "i-0aaaaaaaaaaaaaaa1", "Instance creation failed"
+    )
+    metadata = {"Cluster": {"ClusterName": "hp"}, "Instance": {"FailureMessage": "No ml.p5.48xlarge capacity"}}
+    detail = ClusterEventDetails(
+        *(getattr(summary, f.name) for f in fields(ClusterEvent)),
+        metadata=metadata,
+        failure_messages=("No ml.p5.48xlarge capacity",),
+    )
+    view = views.event_view(summary, detail)
+    assert (view["failureMessage"], view["metadata"]) == ("No ml.p5.48xlarge capacity", metadata)
+    assert (view["instanceGroup"], view["nodeId"], view["level"]) == ("gpu", "i-0aaaaaaaaaaaaaaa1", "Error")
+    assert views.event_view(summary, None)["failureMessage"] is None

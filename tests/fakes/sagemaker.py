@@ -1,12 +1,16 @@
 """SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
-(adapters.aws.sagemaker)."""
+(adapters.aws.sagemaker); nodes and events are seeded as ListClusterNodes and ListClusterEvents answer them
+and read through the adapter's builders."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from launchpod.adapters.aws.sagemaker import cluster_event, cluster_event_details, hyperpod_node, node_details
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
 
 def _matches(event: dict[str, Any], filters: dict[str, Any]) -> bool:
@@ -55,26 +59,26 @@ class SageMaker:
         if name not in self.clusters:
             raise PermanentError(f"sagemaker:{action} failed: ResourceNotFound: Cluster {name} not found.")
 
-    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+    def list_nodes(self, name: str) -> list[HyperPodNode]:
+        """The seeded ListClusterNodes summaries, read as the adapter reads them."""
         self._known(name, "ListClusterNodes")
-        return self.nodes.get(name, [])
+        return [hyperpod_node(n) for n in self.nodes.get(name, [])]
 
-    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
-        return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+    def describe_node(self, name: str, node_id: str) -> NodeDetails | None:
+        """The seeded node (its summary standing for DescribeClusterNode's details), read as the adapter does."""
+        return next((node_details(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
         self._known(name, "ListClusterEvents")
         self.pages += 1
         mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, filters)]
         if filters.get("SortOrder") == "Ascending":
             mine.reverse()
         start = int(token or 0)
-        page: dict[str, Any] = {"Events": mine[start : start + limit]}
-        if start + limit < len(mine):
-            page["NextToken"] = str(start + limit)
-        return page
+        events = tuple(cluster_event(e) for e in mine[start : start + limit])
+        return ClusterEventPage(events, str(start + limit) if start + limit < len(mine) else None)
 
-    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+    def describe_event(self, name: str, event_id: str) -> ClusterEventDetails | None:
         """The event with its details (none of its metadata); None for an event or a cluster that does not exist."""
         self.described.append(event_id)
         found = next(
@@ -82,7 +86,7 @@ class SageMaker:
         )
         if name not in self.clusters or found is None:
             return None
-        return {**found, "EventDetails": {"EventMetadata": {}}}
+        return cluster_event_details({**found, "EventDetails": {"EventMetadata": {}}})
 
     def training_plan(self, arn: str) -> dict[str, Any] | None:
         return self.plans.get(arn)

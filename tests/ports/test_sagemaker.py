@@ -101,59 +101,73 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     hyperpod.reset_durations()
 
 
-def test_a_created_clusters_nodes_list_each_with_its_group_type_and_status(created: Port) -> None:
+def test_a_created_clusters_nodes_list_each_with_its_group_type_status_and_launch_time(created: Port) -> None:
     nodes = created.list_nodes("hp")
-    assert [(n["InstanceGroupName"], n["InstanceType"], n["InstanceStatus"]["Status"]) for n in nodes] == [
-        ("workers", "ml.p5.48xlarge", "Running")
+    assert [(n.group, n.instance_type, n.status, n.message) for n in nodes] == [
+        ("workers", "ml.p5.48xlarge", "Running", "")
     ] * 2
-    assert len({n["InstanceId"] for n in nodes}) == 2 and all(n["InstanceId"].startswith("i-") for n in nodes)
+    assert len({n.node_id for n in nodes}) == 2 and all(n.node_id.startswith("i-") for n in nodes)
+    assert all(isinstance(n.launch_time, datetime) and n.launch_time.tzinfo for n in nodes)
 
 
 def test_a_node_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
     node = created.list_nodes("hp")[0]
-    found = created.describe_node("hp", node["InstanceId"])
+    found = created.describe_node("hp", node.node_id)
     assert found is not None
-    assert (found["InstanceId"], found["InstanceGroupName"]) == (node["InstanceId"], "workers")
+    assert (found.node_id, found.group, found.instance_type, found.status) == (
+        node.node_id,
+        "workers",
+        "ml.p5.48xlarge",
+        "Running",
+    )
+    assert found.launch_time == node.launch_time
+    assert found.described["InstanceId"] == node.node_id  # NodeDetails as sent, for the node's detail view
     assert created.describe_node("hp", "i-00000000000000000") is None
 
 
 def test_a_created_clusters_events_come_newest_first_from_creation_started_to_in_service(created: Port) -> None:
-    events = created.list_events("hp", {"SortOrder": "Descending"}, 50, None)["Events"]
-    times = [e["EventTime"] for e in events]
-    assert times == sorted(times, reverse=True)
-    assert events[-1]["Description"] == "Cluster hp creation started."
-    assert {e["ResourceType"] for e in events} == {"Cluster", "InstanceGroup", "Instance"}
-    assert all(e["ClusterName"] == "hp" and e["EventId"] for e in events)
+    page = created.list_events("hp", {"SortOrder": "Descending"}, 50, None)
+    events = page.events
+    times = [e.time for e in events if e.time is not None]
+    assert len(times) == len(events) and times == sorted(times, reverse=True)
+    assert events[-1].description == "Cluster hp creation started."
+    assert {e.resource_type for e in events} == {"Cluster", "InstanceGroup", "Instance"}
+    assert all(e.cluster == "hp" and e.event_id and e.level == "Info" for e in events)
+    assert {e.group for e in events if e.resource_type != "Cluster"} == {"workers"}
+    assert page.next_token is None
 
 
 def test_events_filter_by_resource_type_and_by_node_id(created: Port) -> None:
-    clusters = created.list_events("hp", {"ResourceType": "Cluster"}, 50, None)["Events"]
-    assert [e["ResourceType"] for e in clusters] == ["Cluster", "Cluster"]
-    node = created.list_nodes("hp")[0]["InstanceId"]
-    of_node = created.list_events("hp", {"NodeId": node}, 50, None)["Events"]
-    assert of_node and {e.get("InstanceId") for e in of_node} == {node}
+    clusters = created.list_events("hp", {"ResourceType": "Cluster"}, 50, None).events
+    assert [e.resource_type for e in clusters] == ["Cluster", "Cluster"]
+    node = created.list_nodes("hp")[0].node_id
+    of_node = created.list_events("hp", {"NodeId": node}, 50, None).events
+    assert of_node and {e.node_id for e in of_node} == {node}
 
 
 def test_events_page_by_limit_and_the_token_reads_on_without_repeating(created: Port) -> None:
-    every = [e["EventId"] for e in created.list_events("hp", {}, 50, None)["Events"]]
+    every = [e.event_id for e in created.list_events("hp", {}, 50, None).events]
     first = created.list_events("hp", {}, 2, None)
-    assert len(first["Events"]) == 2 and first.get("NextToken")
-    seen, token = [e["EventId"] for e in first["Events"]], first.get("NextToken")
+    assert len(first.events) == 2 and first.next_token
+    seen, token = [e.event_id for e in first.events], first.next_token
     while token:
         page = created.list_events("hp", {}, 2, token)
-        seen, token = seen + [e["EventId"] for e in page["Events"]], page.get("NextToken")
+        seen, token = seen + [e.event_id for e in page.events], page.next_token
     assert seen == every
 
 
 def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
-    summary = created.list_events("hp", {}, 50, None)["Events"][0]
-    found = created.describe_event("hp", summary["EventId"])
+    summary = created.list_events("hp", {}, 50, None).events[0]
+    found = created.describe_event("hp", summary.event_id)
     assert found is not None
-    assert (found["EventId"], found["Description"], found["ResourceType"]) == (
-        summary["EventId"],
-        summary["Description"],
-        summary["ResourceType"],
+    assert (found.event_id, found.description, found.resource_type, found.time, found.level) == (
+        summary.event_id,
+        summary.description,
+        summary.resource_type,
+        summary.time,
+        summary.level,
     )
+    assert found.failure_messages == ()  # an Info event tells no failure
     assert created.describe_event("hp", "00000000-0000-0000-0000-000000000000") is None
 
 

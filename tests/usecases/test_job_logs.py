@@ -5,19 +5,19 @@ retained with why."""
 from __future__ import annotations
 
 from launchpod.adapters.aws.logs import ShippedLines
-from launchpod.usecases.job_logs import deleted_job_logs, gone_pod_logs
+from launchpod.usecases.job_logs import LogRead, deleted_job_logs, gone_pod_logs
 
 from tests.fakes.eks import Eks
 from tests.fakes.logs import ShippedLogs
 
 ADDON = "amazon-cloudwatch-observability"
+JOB = LogRead("c1", "default", "j", None, None, 50, None)
 
 
 def _read(addons: dict, found: ShippedLines | None, pod: str | None = "j-pods-0", since: int | None = None):
     logs = ShippedLogs(found)
-    view = gone_pod_logs(
-        "c1", "default", "j", pod, None, 50, since, eks=Eks(addons={"c1": addons}), logs=logs, others=["j-pods-1"]
-    )
+    ask = LogRead("c1", "default", "j", pod, None, 50, since)
+    view = gone_pod_logs(ask, eks=Eks(addons={"c1": addons}), logs=logs, others=["j-pods-1"])
     return view, logs.asked
 
 
@@ -56,25 +56,12 @@ def test_nothing_shipped_is_not_retained_saying_only_lines_written_while_it_runs
 
 def test_a_deleted_jobs_log_comes_back_from_cloudwatch_saying_the_job_is_deleted():
     found = ShippedLines("j-pods-0", "pytorch", ["done"])
-    view = deleted_job_logs(
-        "c1",
-        "default",
-        "j",
-        None,
-        None,
-        50,
-        None,
-        eks=Eks(addons={"c1": {ADDON: {"status": "ACTIVE"}}}),
-        logs=ShippedLogs(found),
-    )
+    view = deleted_job_logs(JOB, eks=Eks(addons={"c1": {ADDON: {"status": "ACTIVE"}}}), logs=ShippedLogs(found))
     assert view is not None and (view.retained, view.lines, view.source) == (True, ["done"], "cloudwatch")
     assert "the job is deleted" in (view.note or "")
 
 
 def test_a_deleted_jobs_log_that_was_never_shipped_is_none_so_the_job_is_not_found():
     on = Eks(addons={"c1": {ADDON: {"status": "ACTIVE"}}})
-    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=on, logs=ShippedLogs(None)) is None
-    assert (
-        deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=Eks(addons={"c1": {}}), logs=ShippedLogs(None))
-        is None
-    )
+    assert deleted_job_logs(JOB, eks=on, logs=ShippedLogs(None)) is None
+    assert deleted_job_logs(JOB, eks=Eks(addons={"c1": {}}), logs=ShippedLogs(None)) is None

@@ -22,6 +22,7 @@ group) and reused when the feature is turned on again.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView
@@ -40,13 +41,9 @@ def entry() -> HyperPodObservabilityEntry:
     return manifest().features.hyperpodObservability
 
 
-def role_name(prefix: str, cluster: str) -> str:
-    return resource_name(prefix, cluster, "hp-observability")
-
-
-def grafana_name(prefix: str, cluster: str) -> str:
-    """The name of the Grafana workspace Launchpod makes for a cluster, and of its workspace role."""
-    return resource_name(prefix, cluster, "grafana")
+role_name = partial(resource_name, purpose="hp-observability")  # (prefix, cluster) -> the add-on's role
+# The name of the Grafana workspace Launchpod makes for a cluster, and of its workspace role.
+grafana_name = partial(resource_name, purpose="grafana")
 
 
 def grafana_policy(workspace_arn: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ https://docs.aws.amazon.com/sagemaker/latest/dg/mlflow-track-experiments.html).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
@@ -55,12 +56,10 @@ USABLE = {
 FAILED = {"CreateFailed", "UpdateFailed", "StartFailed", "MaintenanceFailed"}
 
 
-def default_name(prefix: str, cluster: str) -> str:
-    return control_plane.resource_name(prefix, cluster, "mlflow", limit=256)
-
-
-def role_name(prefix: str, cluster: str) -> str:
-    return control_plane.resource_name(prefix, cluster, "mlflow")
+# (prefix, cluster) -> the tracking server Launchpod makes for a cluster (SageMaker allows 256 characters), and
+# its role (IAM allows 64).
+default_name = partial(control_plane.resource_name, purpose="mlflow", limit=256)
+role_name = partial(control_plane.resource_name, purpose="mlflow")
 
 
 def teardown_names(record: dict[str, Any] | None, prefix: str, cluster: str) -> list[str]:

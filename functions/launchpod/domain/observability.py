@@ -11,6 +11,7 @@ the feature is turned off or the cluster is deleted.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView
@@ -28,8 +29,7 @@ def entry() -> ObservabilityEntry:
     return manifest().features.observability
 
 
-def role_name(prefix: str, cluster: str) -> str:
-    return resource_name(prefix, cluster, "observability")
+role_name = partial(resource_name, purpose="observability")  # (prefix, cluster) -> the add-on's role
 
 
 def policy_arns() -> list[str]:

@@ -134,21 +134,19 @@ def taken(name: str) -> Conflict:
     )
 
 
-def buy_plan(name: str, offering: OfferingView) -> Plan:
+def _purchase(name: str, action: str, what: str, offering: OfferingView | ExtensionOfferingView) -> Plan:
+    """The one step of buying capacity for a plan: what is bought, and its upfront fee, which AWS does not refund."""
     target = f"training plan {name}"
+    reason = f"{what}; upfront fee {offering.upfrontFee} {offering.currencyCode}, not refundable"
+    return Plan(target, (Step(action, target, reason),))
+
+
+def buy_plan(name: str, offering: OfferingView) -> Plan:
     when = f"from {offering.startTime:%Y-%m-%d %H:%M} UTC " if offering.startTime else ""
-    reason = (
-        f"buy {offering.instanceCount} x {offering.instanceType} in {offering.availabilityZone} {when}for "
-        f"{offering.durationHours} hours; upfront fee {offering.upfrontFee} {offering.currencyCode}, not refundable"
-    )
-    return Plan(target, (Step("create", target, reason),))
+    where = f"{offering.instanceCount} x {offering.instanceType} in {offering.availabilityZone}"
+    return _purchase(name, "create", f"buy {where} {when}for {offering.durationHours} hours", offering)
 
 
 def extend_plan(name: str, offering: ExtensionOfferingView) -> Plan:
-    target = f"training plan {name}"
     end = f" to {offering.endDate:%Y-%m-%d %H:%M} UTC" if offering.endDate else ""
-    reason = (
-        f"extend by {offering.durationHours} hours{end}; upfront fee {offering.upfrontFee} "
-        f"{offering.currencyCode}, not refundable"
-    )
-    return Plan(target, (Step("update", target, reason),))
+    return _purchase(name, "update", f"extend by {offering.durationHours} hours{end}", offering)

@@ -85,8 +85,8 @@ def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, 
     except LaunchpodError:
         return []
     out = []
-    for summary in page.get("Events", []):
-        detail = sm.describe_event(cluster, summary["EventId"]) if summary.get("EventLevel") != "Info" else None
+    for summary in page.events:
+        detail = sm.describe_event(cluster, summary.event_id) if summary.level != "Info" else None
         out.append(views.event_view(summary, detail))
     return out
 

@@ -5,6 +5,7 @@ there (Container Insights), or answered as not retained when it does not."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from launchpod.contracts.jobs import JobLogsView
@@ -17,71 +18,64 @@ from launchpod.usecases.ports import AddonReader, ShippedLogs
 DEFAULT_CONTAINER = "kubectl.kubernetes.io/default-container"
 
 
-def gone_pod_logs(
-    cluster: str,
-    namespace: str,
-    job: str,
-    pod: str | None,
-    container: str | None,
-    tail: int,
-    since: int | None,
-    *,
-    eks: AddonReader,
-    logs: ShippedLogs,
-    others: list[str],
-) -> JobLogsView:
+@dataclass(frozen=True)
+class LogRead:
+    """What a log read asks for: ``container`` of ``pod`` (None: the job's first pod by name) of a job, its last
+    ``tail`` lines of the last ``since`` seconds (None: all it has)."""
+
+    cluster: str
+    namespace: str
+    job: str
+    pod: str | None
+    container: str | None
+    tail: int
+    since: int | None
+
+
+def gone_pod_logs(ask: LogRead, *, eks: AddonReader, logs: ShippedLogs, others: list[str]) -> JobLogsView:
     """``pod`` (or, unnamed, the job's first pod by name) as Fluent Bit shipped it; ``others`` are the job's
     pods that still exist, named in the note when nothing was kept."""
     now = ", ".join(others) or "none"
 
     def not_kept(note: str) -> JobLogsView:
-        return JobLogsView(jobName=job, pod=pod or "", container=container or "", lines=[], retained=False, note=note)
+        return JobLogsView(
+            jobName=ask.job, pod=ask.pod or "", container=ask.container or "", lines=[], retained=False, note=note
+        )
 
-    if not observability.enabled(eks.addons(cluster)):
+    if not observability.enabled(eks.addons(ask.cluster)):
         return not_kept(
             "The pod is gone and its log was not retained (observability is off: turning it on in the cluster's"
             f" features keeps the logs of pods that run from then on); the job's pods now: {now}."
         )
     # Unnamed, the job's pods are the ones named after it (the operator names them <job>-<replica>-<i>).
-    pattern = observability.pod_filter(namespace, pod or f"{job}-*", container)
-    start = int((time.time() - since) * 1000) if since else None
-    found = logs.container_lines(observability.log_group(cluster), pattern, tail, start)
+    pattern = observability.pod_filter(ask.namespace, ask.pod or f"{ask.job}-*", ask.container)
+    start = int((time.time() - ask.since) * 1000) if ask.since else None
+    found = logs.container_lines(observability.log_group(ask.cluster), pattern, ask.tail, start)
     if found is None:
         return not_kept(
-            f"The pod is gone and CloudWatch Logs ({observability.log_group(cluster)}) has no lines of it"
-            + (f" in the last {since} s" if since else "")
+            f"The pod is gone and CloudWatch Logs ({observability.log_group(ask.cluster)}) has no lines of it"
+            + (f" in the last {ask.since} s" if ask.since else "")
             + f": Container Insights ships only what containers write while it runs. The job's pods now: {now}."
         )
     return JobLogsView(
-        jobName=job,
+        jobName=ask.job,
         pod=found.pod,
         container=found.container,
         lines=found.lines,
         retained=True,
         source="cloudwatch",
-        note=f"From CloudWatch Logs ({observability.log_group(cluster)}): the pod is gone.",
+        note=f"From CloudWatch Logs ({observability.log_group(ask.cluster)}): the pod is gone.",
     )
 
 
-def deleted_job_logs(
-    cluster: str,
-    namespace: str,
-    job: str,
-    pod: str | None,
-    container: str | None,
-    tail: int,
-    since: int | None,
-    *,
-    eks: AddonReader,
-    logs: ShippedLogs,
-) -> JobLogsView | None:
+def deleted_job_logs(ask: LogRead, *, eks: AddonReader, logs: ShippedLogs) -> JobLogsView | None:
     """The log of a job that no longer exists (deleted, or removed by its TTL), when Container Insights kept
     it; None when nothing was kept, so the caller answers that the job is not found."""
-    kept = gone_pod_logs(cluster, namespace, job, pod, container, tail, since, eks=eks, logs=logs, others=[])
+    kept = gone_pod_logs(ask, eks=eks, logs=logs, others=[])
     if not kept.retained:
         return None
     return kept.model_copy(
-        update={"note": f"From CloudWatch Logs ({observability.log_group(cluster)}): the job is deleted."}
+        update={"note": f"From CloudWatch Logs ({observability.log_group(ask.cluster)}): the job is deleted."}
     )
 
 
@@ -125,10 +119,11 @@ def read(
     """``container`` of ``pod`` (unnamed: the job's first pod by name), its last ``tail`` lines of the last
     ``since`` seconds; a gone pod or deleted job is read from CloudWatch Logs when it was kept there."""
     jobs.require_active(name, ports=ports)
+    ask = LogRead(name, namespace, job, pod, container, tail, since)
     try:
         found = jobs.find(name, job, namespace, ports=ports)
     except NotFound as gone:
-        kept = deleted_job_logs(name, namespace, job, pod, container, tail, since, eks=ports.eks, logs=ports.logs)
+        kept = deleted_job_logs(ask, eks=ports.eks, logs=ports.logs)
         if kept is None:
             raise NotFound(
                 f"{gone} No log of it was kept: with the observability feature on, a deleted job's log stays"
@@ -138,18 +133,7 @@ def read(
     pods = sorted(jobs.pods(name, found, ports=ports), key=lambda p: p["metadata"]["name"])
     chosen = next((p for p in pods if p["metadata"]["name"] == pod), None) if pod else (pods[0] if pods else None)
     if chosen is None:
-        return gone_pod_logs(
-            name,
-            namespace,
-            job,
-            pod,
-            container,
-            tail,
-            since,
-            eks=ports.eks,
-            logs=ports.logs,
-            others=[p["metadata"]["name"] for p in pods],
-        )
+        return gone_pod_logs(ask, eks=ports.eks, logs=ports.logs, others=[p["metadata"]["name"] for p in pods])
     use = container_of(chosen, container)
     text = ports.jobs.log(name, namespace, chosen["metadata"]["name"], use, tail, since)
     return JobLogsView(

@@ -296,8 +296,7 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
                 " or delete that job first.",
                 details=[{"field": "body.jobName", "rule": "unique", "message": request.jobName}],
             )
-    if request.storageClaim is not None:
-        storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
+    storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
     server = mlflow_cases.server_of(name, clusters=ports.clusters, servers=ports.mlflow)
     extra = tracking = None
     if server is not None and server.status in mlflow_domain.USABLE:

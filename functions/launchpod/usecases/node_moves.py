@@ -59,8 +59,8 @@ def _zone(name: str, node_id: str, kube: dict[str, Any] | None, ports: MovePorts
     labels = ((kube or {}).get("metadata") or {}).get("labels") or {}
     if labels.get(views.ZONE_LABEL):
         return str(labels[views.ZONE_LABEL])
-    details = ports.sagemaker.describe_node(hyperpod.hyperpod_name(name), node_id) or {}
-    return (details.get("Placement") or {}).get("AvailabilityZone")
+    details = ports.sagemaker.describe_node(hyperpod.hyperpod_name(name), node_id)
+    return details.zone if details else None
 
 
 def move(name: str, body: MoveNodesRequest, who: ops.Principal, *, ports: MovePorts) -> OperationView:
@@ -75,15 +75,13 @@ def move(name: str, body: MoveNodesRequest, who: ops.Principal, *, ports: MovePo
     listed = ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name))
     kube, pods = _kube(name, ports)
     candidates = []
-    for node in sorted(listed, key=lambda n: n["InstanceId"]):
-        if node.get("InstanceGroupName") != body.sourceGroup:
+    for node in sorted(listed, key=lambda n: n.node_id):
+        if node.group != body.sourceGroup:
             continue
-        k = kube.get(node["InstanceId"])
+        k = kube.get(node.node_id)
         node_name = ((k or {}).get("metadata") or {}).get("name")
         candidates.append(
-            moves.Candidate(
-                node, _zone(name, node["InstanceId"], k, ports), pods.get(node_name, []) if node_name else []
-            )
+            moves.Candidate(node, _zone(name, node.node_id, k, ports), pods.get(node_name, []) if node_name else [])
         )
     subnets = moves.group_subnets(target, to_group)
     zones = {s.zone for s in ports.subnets.subnets(subnets)} if subnets else set()

@@ -78,14 +78,10 @@ def list_nodes(name: str, *, ports: NodePorts) -> NodeListView:
     kube = views.by_instance(nodes)
     items = []
     for s in summaries:
-        k = kube.get(s["InstanceId"])
+        k = kube.get(s.node_id)
         node_name = ((k or {}).get("metadata") or {}).get("name")
         items.append(
-            NodeView(
-                **views.node_view(
-                    s, k, pods.get(node_name, []) if node_name else [], capacity.get(s["InstanceGroupName"])
-                )
-            )
+            NodeView(**views.node_view(s, k, pods.get(node_name, []) if node_name else [], capacity.get(s.group)))
         )
     items.sort(key=lambda n: (n.instanceGroup, n.nodeId))
     return NodeListView(cluster=name, items=items)
@@ -111,18 +107,18 @@ def get_node(name: str, nodeId: str, *, ports: NodePorts) -> NodeDetailView:
         details,
         kube,
         pods.get(node_name, []) if node_name else [],
-        views.capacity_types(cluster).get(details.get("InstanceGroupName", "")),
+        views.capacity_types(cluster).get(details.group),
         details,
     )
     return NodeDetailView(
         **view,
-        privateIp=details.get("PrivatePrimaryIp"),
-        privateDnsName=details.get("PrivateDnsHostname"),
-        lastSoftwareUpdateTime=details.get("LastSoftwareUpdateTime"),
-        imageReleaseVersion=details.get("CurrentImageReleaseVersion"),
+        privateIp=details.private_ip,
+        privateDnsName=details.private_dns,
+        lastSoftwareUpdateTime=details.last_software_update,
+        imageReleaseVersion=details.image_release_version,
         conditions=[NodeCondition.model_validate(c) for c in views.conditions_of(kube)],
         events=[NodeEventView.model_validate(e) for e in views.node_events(events, node_name, nodeId)],
-        hyperpod={k: v.isoformat() if isinstance(v, datetime) else v for k, v in details.items()},
+        hyperpod={k: v.isoformat() if isinstance(v, datetime) else v for k, v in details.described.items()},
     )
 
 
@@ -149,12 +145,12 @@ def list_events(query: ListEventsInput, *, ports: NodePorts) -> ClusterEventList
     # ListClusterEvents has no level filter: pages are read until ``limit`` events at that level are found.
     for _ in range(10):
         page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, limit, token)
-        for summary in page.get("Events", []):
-            if level and summary.get("EventLevel") != level:
+        for summary in page.events:
+            if level and summary.level != level:
                 continue
-            detail = sm.describe_event(cluster, summary["EventId"]) if query.details else None
+            detail = sm.describe_event(cluster, summary.event_id) if query.details else None
             items.append(ClusterEventView(**views.event_view(summary, detail)))
-        token = page.get("NextToken")
+        token = page.next_token
         if not token or len(items) >= limit or not level:
             break
     return ClusterEventListView(cluster=name, items=items[:limit], nextToken=token)

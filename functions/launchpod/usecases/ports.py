@@ -10,126 +10,20 @@ from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
 from launchpod.domain.network import Subnet
+from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
 from launchpod.domain.storage import ObjectPage
+
+# ---- The registry, the operations and each caller's preferences (adapters.store)
 
 
 class ClusterRecords(Protocol):
     """The cluster registry (adapters.store.clusters)."""
 
     def get(self, name: str) -> dict[str, Any] | None: ...
-
-
-class ControlPlanes(Protocol):
-    """EKS's clusters (adapters.aws.eks)."""
-
-    def cluster(self, name: str) -> EksCluster | None: ...
-
-
-class TrackingServers(Protocol):
-    """SageMaker managed MLflow (adapters.aws.mlflow)."""
-
-    def describe(self, name: str) -> TrackingServer | None: ...
-
-
-class Subnets(Protocol):
-    """EC2's subnets (adapters.aws.ec2)."""
-
-    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[Subnet]: ...
-
-
-class KubeReader(Protocol):
-    """A read of one Kubernetes object of a cluster (adapters.k8s.apply.read): None when it is absent."""
-
-    def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
-
-
-class ShippedLogs(Protocol):
-    """CloudWatch Logs' container lines (adapters.aws.logs)."""
-
-    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any: ...
-
-
-class AddonReader(Protocol):
-    """EKS's add-ons of a cluster by name (adapters.aws.eks)."""
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...
-
-
-class AddonCatalog(Protocol):
-    """The add-on versions EKS offers per Kubernetes version, and its default (adapters.aws.eks)."""
-
-    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]: ...
-
-
-class HyperPodNodes(Protocol):
-    """SageMaker's HyperPod cluster, its nodes and its events (adapters.aws.sagemaker)."""
-
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
-    def list_nodes(self, name: str) -> list[dict[str, Any]]: ...
-    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None: ...
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]: ...
-    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None: ...
-
-
-class HyperPodMoves(HyperPodNodes, Protocol):
-    """HyperPodNodes and MoveClusterNodes (adapters.aws.sagemaker)."""
-
-    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]: ...
-
-
-class KubeLister(Protocol):
-    """Every object of one kind (Node, Pod, Event) of a cluster's Kubernetes API (adapters.k8s.listing.items)."""
-
-    def __call__(self, cluster: str, kind: str) -> list[dict[str, Any]]: ...
-
-
-class IncidentDocs(Protocol):
-    """A cluster's incidents and ladder policy, one versioned document (adapters.store.incidents)."""
-
-    def get(self, cluster: str) -> tuple[dict[str, Any], int]: ...
-    def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool: ...
-
-
-class HyperPodClusters(Protocol):
-    """SageMaker's HyperPod clusters, as DescribeCluster answers them (adapters.aws.sagemaker)."""
-
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
-
-
-class KubeObjects(Protocol):
-    """A cluster's Kubernetes objects: read, server-side apply, delete, a raw GET (adapters.k8s.apply)."""
-
-    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
-    def ready(self, found: dict[str, Any] | None) -> bool: ...
-    def apply(self, cluster: str, obj: dict[str, Any]) -> None: ...
-    def delete(self, cluster: str, obj: dict[str, Any]) -> bool: ...
-    def get(self, cluster: str, path: str) -> Any: ...
-
-
-class MlflowUi(TrackingServers, Protocol):
-    """SageMaker managed MLflow's servers and presigned URLs to their UI (adapters.aws.mlflow)."""
-
-    def presigned_url(self, name: str, expires: int = 300) -> str: ...
-
-
-class MlflowRuns(Protocol):
-    """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
-
-    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
-
-    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
-
-
-class HyperPodReader(Protocol):
-    """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
-
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
-
-
-# ---------------------------------------------------------------------------- appended for the ucA routers
 
 
 class ClusterRegistry(ClusterRecords, Protocol):
@@ -148,8 +42,45 @@ class OperationLog(OperationStore, Protocol):
     ) -> tuple[builtins.list[OperationView], str | None]: ...
 
 
+class Preferences(Protocol):
+    """Each caller's preferences (adapters.store.preferences)."""
+
+    def get(self, subject: str) -> CallerPreferences: ...
+    def set_active_cluster(self, subject: str, cluster: str | None) -> CallerPreferences: ...
+
+
+# ---- EKS (adapters.aws.eks)
+
+
+class ControlPlanes(Protocol):
+    """EKS's clusters (adapters.aws.eks)."""
+
+    def cluster(self, name: str) -> EksCluster | None: ...
+
+
+class AddonReader(Protocol):
+    """EKS's add-ons of a cluster by name (adapters.aws.eks)."""
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...
+
+
+class AddonCatalog(Protocol):
+    """The add-on versions EKS offers per Kubernetes version, and its default (adapters.aws.eks)."""
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]: ...
+
+
 class EksClusters(ControlPlanes, AddonReader, AddonCatalog, Protocol):
     """EKS's clusters and their add-ons (adapters.aws.eks)."""
+
+
+# ---- EC2, Service Quotas and IAM (adapters.aws.ec2, instance_facts, service_quotas, iam)
+
+
+class Subnets(Protocol):
+    """EC2's subnets (adapters.aws.ec2)."""
+
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[Subnet]: ...
 
 
 class Ec2Offerings(Subnets, Protocol):
@@ -164,6 +95,50 @@ class InstanceFacts(Protocol):
 
     def all(self) -> dict[str, Accelerators]: ...
     def of(self, instance_type: str) -> Accelerators: ...
+
+
+class Quotas(Protocol):
+    """Service Quotas' SageMaker quotas by name (adapters.aws.service_quotas)."""
+
+    def sagemaker_quota(self, name: str) -> Quota | None: ...
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, Quota]: ...
+
+
+class OwnedRoles(Protocol):
+    """IAM roles Launchpod created, by name and ownership tags (adapters.aws.iam)."""
+
+    def owned_role(self, name: str, tags: dict[str, str]) -> str | None: ...
+
+
+# ---- SageMaker HyperPod: clusters, nodes, events, training plans (adapters.aws.sagemaker)
+
+
+class HyperPodReader(Protocol):
+    """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+
+
+class HyperPodClusters(Protocol):
+    """SageMaker's HyperPod clusters, as DescribeCluster answers them (adapters.aws.sagemaker)."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+
+
+class HyperPodNodes(Protocol):
+    """SageMaker's HyperPod cluster, its nodes and its events (adapters.aws.sagemaker)."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def list_nodes(self, name: str) -> list[HyperPodNode]: ...
+    def describe_node(self, name: str, node_id: str) -> NodeDetails | None: ...
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage: ...
+    def describe_event(self, name: str, event_id: str) -> ClusterEventDetails | None: ...
+
+
+class HyperPodMoves(HyperPodNodes, Protocol):
+    """HyperPodNodes and MoveClusterNodes (adapters.aws.sagemaker)."""
+
+    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class HyperPods(Protocol):
@@ -187,24 +162,29 @@ class TrainingPlans(Protocol):
     def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
 
 
-class Quotas(Protocol):
-    """Service Quotas' SageMaker quotas by name (adapters.aws.service_quotas)."""
-
-    def sagemaker_quota(self, name: str) -> Quota | None: ...
-    def sagemaker_quotas(self, names: set[str]) -> dict[str, Quota]: ...
+# ---- A cluster's Kubernetes API (adapters.k8s)
 
 
-class OwnedRoles(Protocol):
-    """IAM roles Launchpod created, by name and ownership tags (adapters.aws.iam)."""
+class KubeReader(Protocol):
+    """A read of one Kubernetes object of a cluster (adapters.k8s.apply.read): None when it is absent."""
 
-    def owned_role(self, name: str, tags: dict[str, str]) -> str | None: ...
+    def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
 
 
-class Preferences(Protocol):
-    """Each caller's preferences (adapters.store.preferences)."""
+class KubeLister(Protocol):
+    """Every object of one kind (Node, Pod, Event) of a cluster's Kubernetes API (adapters.k8s.listing.items)."""
 
-    def get(self, subject: str) -> CallerPreferences: ...
-    def set_active_cluster(self, subject: str, cluster: str | None) -> CallerPreferences: ...
+    def __call__(self, cluster: str, kind: str) -> list[dict[str, Any]]: ...
+
+
+class KubeObjects(Protocol):
+    """A cluster's Kubernetes objects: read, server-side apply, delete, a raw GET (adapters.k8s.apply)."""
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
+    def ready(self, found: dict[str, Any] | None) -> bool: ...
+    def apply(self, cluster: str, obj: dict[str, Any]) -> None: ...
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool: ...
+    def get(self, cluster: str, path: str) -> Any: ...
 
 
 class KubeDeleter(Protocol):
@@ -219,10 +199,52 @@ class KubeLabelled(Protocol):
     def __call__(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]: ...
 
 
+# ---- SageMaker managed MLflow (adapters.aws.mlflow)
+
+
+class TrackingServers(Protocol):
+    """SageMaker managed MLflow (adapters.aws.mlflow)."""
+
+    def describe(self, name: str) -> TrackingServer | None: ...
+
+
+class MlflowUi(TrackingServers, Protocol):
+    """SageMaker managed MLflow's servers and presigned URLs to their UI (adapters.aws.mlflow)."""
+
+    def presigned_url(self, name: str, expires: int = 300) -> str: ...
+
+
+class MlflowRuns(Protocol):
+    """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
+
+    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
+
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
+
+
+# ---- Logs and storage (adapters.aws.logs, s3)
+
+
+class ShippedLogs(Protocol):
+    """CloudWatch Logs' container lines (adapters.aws.logs)."""
+
+    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any: ...
+
+
 class ObjectPages(Protocol):
     """One page of an S3 prefix's objects and folders (adapters.aws.s3.list_page)."""
 
     def __call__(self, bucket: str, prefix: str, token: str | None) -> ObjectPage: ...
+
+
+# ---- Incidents and notifications (adapters.store, adapters.aws.sns)
+
+
+class IncidentDocs(Protocol):
+    """A cluster's incidents and ladder policy, one versioned document (adapters.store.incidents)."""
+
+    def get(self, cluster: str) -> tuple[dict[str, Any], int]: ...
+    def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool: ...
 
 
 class NotificationTopic(Protocol):
@@ -242,6 +264,9 @@ class NotificationDocs(Protocol):
     def put_subscribers(self, cluster: str, subscribers: list[dict[str, Any]], version: int) -> bool: ...
     def claim(self, key: str) -> bool: ...
     def release(self, key: str) -> None: ...
+
+
+# ---- Observability: Prometheus and Grafana (adapters.aws.amp, grafana)
 
 
 class PrometheusWorkspaces(Protocol):

@@ -91,8 +91,7 @@ def create(
             " spaceName, or start that one.",
             details=[{"field": "body.spaceName", "rule": "unique", "message": request.spaceName}],
         )
-    if request.storageClaim is not None:
-        storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
+    storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
     made = spaces.workspace(request, owner)
     where = f" with the shared bucket at {spaces.MOUNT}" if request.storageClaim else ""
     kind = f"{request.gpus}-GPU" if request.gpus else "CPU"

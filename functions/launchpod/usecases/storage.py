@@ -59,8 +59,11 @@ def real() -> StoragePorts:
     )
 
 
-def require_claim(name: str, namespace: str, claim: str, *, read: KubeReader) -> None:
-    """A job's or a Space's ``storageClaim`` must be a PersistentVolumeClaim of its namespace: 422 naming it."""
+def require_claim(name: str, namespace: str, claim: str | None, *, read: KubeReader) -> None:
+    """A job's or a Space's ``storageClaim`` must be a PersistentVolumeClaim of its namespace: 422 naming it.
+    None: the workload mounts no claim, so there is nothing to check."""
+    if claim is None:
+        return
     ref = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": claim, "namespace": namespace}}
     if read(name, ref) is None:
         raise InvalidInput(

@@ -35,7 +35,7 @@ def test_every_page_of_nodes_is_listed(aws):
         )
         nodes = adapter.list_nodes("hp")
         stub.assert_no_pending_responses()
-    assert [n["InstanceId"] for n in nodes] == [f"i-{n:017x}" for n in range(130)]
+    assert [n.node_id for n in nodes] == [f"i-{n:017x}" for n in range(130)]
 
 
 EVENT_ID = "83ea0bb5-be77-45e8-a458-0a87f778a205"

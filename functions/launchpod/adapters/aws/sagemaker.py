@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -9,9 +10,81 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
 # What a region answers for an API it does not offer yet.
 _NO_SUCH_OPERATION = {"UnknownOperationException", "InvalidAction"}
+
+
+def hyperpod_node(summary: Mapping[str, Any]) -> HyperPodNode:
+    """A node from ListClusterNodes' ClusterNodeSummary."""
+    status = summary.get("InstanceStatus") or {}
+    return HyperPodNode(
+        node_id=str(summary["InstanceId"]),
+        group=str(summary.get("InstanceGroupName") or ""),
+        instance_type=str(summary.get("InstanceType") or ""),
+        status=status.get("Status"),
+        message=str(status.get("Message") or ""),
+        launch_time=summary.get("LaunchTime"),
+    )
+
+
+def node_details(details: Mapping[str, Any]) -> NodeDetails:
+    """A node from DescribeClusterNode's NodeDetails."""
+    node = hyperpod_node(details)
+    return NodeDetails(
+        node.node_id,
+        node.group,
+        node.instance_type,
+        node.status,
+        node.message,
+        node.launch_time,
+        zone=(details.get("Placement") or {}).get("AvailabilityZone"),
+        capacity_type=details.get("CapacityType"),
+        private_ip=details.get("PrivatePrimaryIp"),
+        private_dns=details.get("PrivateDnsHostname"),
+        last_software_update=details.get("LastSoftwareUpdateTime"),
+        image_release_version=details.get("CurrentImageReleaseVersion"),
+        described=dict(details),
+    )
+
+
+def cluster_event(summary: Mapping[str, Any]) -> ClusterEvent:
+    """An event from ListClusterEvents' ClusterEventSummary."""
+    return ClusterEvent(
+        event_id=str(summary["EventId"]),
+        cluster=summary.get("ClusterName"),
+        time=summary.get("EventTime"),
+        level=summary.get("EventLevel"),
+        resource_type=summary.get("ResourceType"),
+        group=summary.get("InstanceGroupName"),
+        node_id=summary.get("InstanceId"),
+        description=summary.get("Description"),
+    )
+
+
+def cluster_event_details(detail: Mapping[str, Any]) -> ClusterEventDetails:
+    """An event from DescribeClusterEvent's EventDetails: the summary's fields and its metadata, whose parts
+    (Cluster, InstanceGroup, Instance, ...) may each carry a FailureMessage."""
+    event = cluster_event(detail)
+    metadata = (detail.get("EventDetails") or {}).get("EventMetadata") or None
+    return ClusterEventDetails(
+        event.event_id,
+        event.cluster,
+        event.time,
+        event.level,
+        event.resource_type,
+        event.group,
+        event.node_id,
+        event.description,
+        metadata=dict(metadata) if metadata else None,
+        failure_messages=tuple(
+            str(m["FailureMessage"])
+            for m in (metadata or {}).values()
+            if isinstance(m, dict) and m.get("FailureMessage")
+        ),
+    )
 
 
 class SageMaker:
@@ -142,11 +215,8 @@ class SageMaker:
         newest = next((e for e in events if e.get("EventLevel") == "Error"), None)
         if newest is None:
             return None
-        detail = self.describe_event(cluster, str(newest["EventId"])) or {}
-        metadata = (detail.get("EventDetails") or {}).get("EventMetadata") or {}
-        reasons = [
-            str(m["FailureMessage"]) for m in metadata.values() if isinstance(m, dict) and m.get("FailureMessage")
-        ]
+        detail = self.describe_event(cluster, str(newest["EventId"]))
+        reasons = detail.failure_messages if detail else ()
         description = str(newest.get("Description") or "")
         if reasons and reasons[0] not in description:
             return f"{description} {reasons[0]}".strip()
@@ -187,20 +257,21 @@ class SageMaker:
 
     # ---- nodes and events
 
-    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+    def list_nodes(self, name: str) -> list[HyperPodNode]:
         """Every node of the cluster (ListClusterNodes, all pages)."""
         with aws_call("sagemaker:ListClusterNodes"):
             pages = self.sm.get_paginator("list_cluster_nodes").paginate(
                 ClusterName=name, PaginationConfig={"PageSize": 100}
             )
-            return [n for page in pages for n in page.get("ClusterNodeSummaries", [])]
+            return [hyperpod_node(n) for page in pages for n in page.get("ClusterNodeSummaries", [])]
 
-    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+    def describe_node(self, name: str, node_id: str) -> NodeDetails | None:
         with aws_call("sagemaker:DescribeClusterNode"):
-            return or_none(
-                lambda: dict(self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"]),
+            found = or_none(
+                lambda: self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"],
                 "ResourceNotFound",
             )
+        return node_details(found) if found is not None else None
 
     def node_action(self, action: str, name: str, node_ids: list[str]) -> dict[str, Any]:
         """BatchRebootClusterNodes / BatchReplaceClusterNodes / BatchDeleteClusterNodes: Successful and Failed."""
@@ -224,17 +295,17 @@ class SageMaker:
         with aws_call("sagemaker:StartClusterHealthCheck"):
             self.sm.start_cluster_health_check(**params)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
         with aws_call("sagemaker:ListClusterEvents"):
-            return dict(
-                self.sm.list_cluster_events(
-                    ClusterName=name, MaxResults=limit, **filters, **({"NextToken": token} if token else {})
-                )
+            page = self.sm.list_cluster_events(
+                ClusterName=name, MaxResults=limit, **filters, **({"NextToken": token} if token else {})
             )
+        return ClusterEventPage(tuple(cluster_event(e) for e in page.get("Events", [])), page.get("NextToken"))
 
-    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+    def describe_event(self, name: str, event_id: str) -> ClusterEventDetails | None:
         with aws_call("sagemaker:DescribeClusterEvent"):
-            return or_none(
-                lambda: dict(self.sm.describe_cluster_event(ClusterName=name, EventId=event_id)["EventDetails"]),
+            found = or_none(
+                lambda: self.sm.describe_cluster_event(ClusterName=name, EventId=event_id)["EventDetails"],
                 "ResourceNotFound",
             )
+        return cluster_event_details(found) if found is not None else None

@@ -8,7 +8,7 @@ from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.errors import InvalidInput, NotFound, next_step
-from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, depth_spec
+from launchpod.domain.instance_groups.changes import group_spec
 from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-hyperpod"
@@ -111,26 +111,14 @@ def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequen
 
 
 def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -> list[dict[str, Any]]:
+    """CreateCluster's InstanceGroups: each group's specification (group_spec) with the lifecycle scripts and
+    its training plan."""
     groups = []
     for g in request.instanceGroups:
-        spec: dict[str, Any] = {
-            "InstanceGroupName": g.instanceGroup,
-            **(
-                {"InstanceRequirements": {"InstanceTypes": list(g.instanceTypes)}}
-                if g.instanceTypes
-                else {"InstanceType": g.instanceType}
-            ),
-            "InstanceCount": g.instanceCount,
-            "ExecutionRole": role_arn,
-            "ThreadsPerCore": g.threadsPerCore,
-            "LifeCycleConfig": {"SourceS3Uri": scripts, "OnCreate": "on_create.sh"},
-            "InstanceStorageConfigs": [{"EbsVolumeConfig": {"VolumeSizeInGB": g.ebsVolumeGb}}],
-        }
-        if g.deepHealthChecks:
-            spec["OnStartDeepHealthChecks"] = list(g.deepHealthChecks)
+        spec = group_spec(g, execution_role=role_arn, threads_per_core=g.threadsPerCore)
+        spec["LifeCycleConfig"] = {"SourceS3Uri": scripts, "OnCreate": "on_create.sh"}
         if g.trainingPlanArn:
             spec["TrainingPlanArn"] = g.trainingPlanArn
-        depth_spec(spec, g.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True))
         groups.append(spec)
     return groups
 

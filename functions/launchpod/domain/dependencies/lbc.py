@@ -109,27 +109,14 @@ def deployment_ref() -> Obj:
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": NAME, "namespace": NAMESPACE}}
 
 
-def _binding(kind: str, name: str, role: str, namespace: str | None, labels: dict[str, str]) -> Obj:
-    meta: Obj = {"name": name, "labels": labels}
-    if namespace:
-        meta["namespace"] = namespace
-    return {
-        "apiVersion": "rbac.authorization.k8s.io/v1",
-        "kind": kind,
-        "metadata": meta,
-        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": kind.removesuffix("Binding"), "name": role},
-        "subjects": [{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
-    }
-
-
 def objects(version: str, region: str, cluster: str, vpc_id: str, tls: lbc_tls.Tls | None) -> list[Obj]:
     """Everything the controller needs, in apply order: CRDs, service account, RBAC, the certificate's Secret,
     webhook Service and configurations, Deployment. Without ``tls`` (to read which workload it runs) the
     Secret and webhook configurations, which carry the certificate, are left out."""
-    from launchpod.domain.dependencies.objects import _labels
+    from launchpod.domain.dependencies.objects import _labels, role_and_binding
 
     labels = _labels(NAME, version)
-    rbac = "rbac.authorization.k8s.io/v1"
+    account = {"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}
     args = [f"--cluster-name={cluster}", f"--aws-region={region}"]
     if vpc_id:
         args.append(f"--aws-vpc-id={vpc_id}")
@@ -189,22 +176,15 @@ def objects(version: str, region: str, cluster: str, vpc_id: str, tls: lbc_tls.T
             "kind": "ServiceAccount",
             "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels},
         },
-        {
-            "apiVersion": rbac,
-            "kind": "Role",
-            "metadata": {"name": f"{NAME}-leader-election-role", "namespace": NAMESPACE, "labels": labels},
-            "rules": LEADER_RULES,
-        },
-        _binding(
-            "RoleBinding", f"{NAME}-leader-election-rolebinding", f"{NAME}-leader-election-role", NAMESPACE, labels
+        *role_and_binding(
+            f"{NAME}-leader-election-role",
+            f"{NAME}-leader-election-rolebinding",
+            LEADER_RULES,
+            account,
+            labels,
+            NAMESPACE,
         ),
-        {
-            "apiVersion": rbac,
-            "kind": "ClusterRole",
-            "metadata": {"name": f"{NAME}-role", "labels": labels},
-            "rules": CLUSTER_RULES,
-        },
-        _binding("ClusterRoleBinding", f"{NAME}-rolebinding", f"{NAME}-role", None, labels),
+        *role_and_binding(f"{NAME}-role", f"{NAME}-rolebinding", CLUSTER_RULES, account, labels),
         *([lbc_tls.secret(tls, labels)] if tls else []),
         lbc_webhook.service(labels),
         *([lbc_webhook.mutating(tls, labels), lbc_webhook.validating(tls, labels)] if tls else []),

@@ -155,29 +155,37 @@ def _daemonset(
     }
 
 
+def role_and_binding(
+    role: str, binding: str, rules: list[Obj], subject: Obj, labels: dict[str, str], namespace: str | None = None
+) -> list[Obj]:
+    """The Role ``role`` of ``namespace`` (without one, the ClusterRole) with ``rules``, and its binding
+    ``binding`` to ``subject``."""
+    kind, where = ("Role", {"namespace": namespace}) if namespace else ("ClusterRole", {})
+    return [
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": kind,
+            "metadata": {"name": role, **where, "labels": labels},
+            "rules": rules,
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": f"{kind}Binding",
+            "metadata": {"name": binding, **where, "labels": labels},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": kind, "name": role},
+            "subjects": [subject],
+        },
+    ]
+
+
 def _cluster_role(
     name: str, version: str, rules: list[Obj], role: str, subject: Obj, binding: str | None = None
 ) -> list[Obj]:
     """The ClusterRole ``role`` and its binding to ``subject`` (named ``binding``; by default ``role``, and
     ``<role>-binding`` for a service account)."""
-    labels = _labels(name, version)
     if binding is None:
         binding = f"{role}-binding" if subject["kind"] == "ServiceAccount" else role
-    return [
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRole",
-            "metadata": {"name": role, "labels": labels},
-            "rules": rules,
-        },
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": binding, "labels": labels},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
-            "subjects": [subject],
-        },
-    ]
+    return role_and_binding(role, binding, rules, subject, _labels(name, version))
 
 
 def hyperpod_service_rbac(version: str) -> list[Obj]:
@@ -358,23 +366,9 @@ KUBERAY_LEADER_ELECTION_RULES = [
 
 
 def _leader_election(name: str, namespace: str, version: str) -> list[Obj]:
-    labels = _labels(name, version)
     role = f"{name}-leader-election"
-    return [
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "Role",
-            "metadata": {"name": role, "namespace": namespace, "labels": labels},
-            "rules": KUBERAY_LEADER_ELECTION_RULES,
-        },
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "RoleBinding",
-            "metadata": {"name": role, "namespace": namespace, "labels": labels},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
-            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
-        },
-    ]
+    account = {"kind": "ServiceAccount", "name": name, "namespace": namespace}
+    return role_and_binding(role, role, KUBERAY_LEADER_ELECTION_RULES, account, _labels(name, version), namespace)
 
 
 def _kuberay_deployment(version: str) -> Obj:

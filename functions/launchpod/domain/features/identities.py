@@ -4,6 +4,7 @@ come from. Pure builders; ``launchpod.domain.features.plans`` plans with them.""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from launchpod.domain import ownership
@@ -21,10 +22,6 @@ def inference_operator() -> Any:
     return manifest().features.inferenceOperator
 
 
-def inference_role_name(prefix: str, cluster: str) -> str:
-    return resource_name(prefix, cluster, "inference-operator")
-
-
 def checkpointing() -> Any:
     return manifest().features.tieredCheckpointing
 
@@ -33,12 +30,10 @@ def task_governance() -> Any:
     return manifest().features.taskGovernance
 
 
-def operator_role_name(prefix: str, cluster: str) -> str:
-    return resource_name(prefix, cluster, "training-operator")
-
-
-def checkpoint_role_name(prefix: str, cluster: str) -> str:
-    return resource_name(prefix, cluster, "checkpoints")
+# The names of the roles the features' pods assume: name(prefix, cluster), as resource_name spells them.
+inference_role_name = partial(resource_name, purpose="inference-operator")
+operator_role_name = partial(resource_name, purpose="training-operator")
+checkpoint_role_name = partial(resource_name, purpose="checkpoints")
 
 
 def checkpoint_prefix(cluster: str) -> str:

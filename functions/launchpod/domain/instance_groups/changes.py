@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from launchpod.contracts.hyperpod import InstanceGroupRequest
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain import mig
 from launchpod.domain.errors import Conflict, InvalidInput
@@ -180,7 +181,7 @@ def aws_auto_patch(patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# The request's depth fields depth_spec places (the flexible types go in place of InstanceType, by the caller).
+# The request's depth fields depth_spec places (group_spec puts the flexible types in place of InstanceType).
 DEPTH_FIELDS = frozenset({"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"})
 
 
@@ -237,6 +238,30 @@ def _aws_taint(taint: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def group_spec(
+    group: InstanceGroupRequest | AddInstanceGroupRequest, *, execution_role: str, threads_per_core: int
+) -> dict[str, Any]:
+    """What every new group's ClusterInstanceGroupSpecification carries, in a new cluster or added to one: its
+    name, instance type (or flexible types), count, execution role, threads per core, extra EBS volume, deep
+    health checks and depth fields (depth_spec)."""
+    spec: dict[str, Any] = {
+        "InstanceGroupName": group.instanceGroup,
+        **(
+            {"InstanceRequirements": {"InstanceTypes": list(group.instanceTypes)}}
+            if group.instanceTypes
+            else {"InstanceType": group.instanceType}
+        ),
+        "InstanceCount": group.instanceCount,
+        "ExecutionRole": execution_role,
+        "ThreadsPerCore": threads_per_core,
+        "InstanceStorageConfigs": [{"EbsVolumeConfig": {"VolumeSizeInGB": group.ebsVolumeGb}}],
+    }
+    if group.deepHealthChecks:
+        spec["OnStartDeepHealthChecks"] = list(group.deepHealthChecks)
+    depth_spec(spec, group.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True))
+    return spec
+
+
 def new_group_spec(
     request: AddInstanceGroupRequest,
     *,
@@ -246,29 +271,14 @@ def new_group_spec(
     security_group_ids: list[str],
     threads_per_core: int,
 ) -> dict[str, Any]:
-    """The ClusterInstanceGroupSpecification of a new group. The execution role and lifecycle scripts
-    are the cluster's (every group Launchpod creates shares them); ``subnet_ids`` is the dedicated
+    """The ClusterInstanceGroupSpecification of a group added to a cluster. The execution role and lifecycle
+    scripts are the cluster's (every group Launchpod creates shares them); ``subnet_ids`` is the dedicated
     subnet (OverrideVpcConfig), None to use the cluster's."""
-    spec: dict[str, Any] = {
-        "InstanceGroupName": request.instanceGroup,
-        **(
-            {"InstanceRequirements": {"InstanceTypes": list(request.instanceTypes)}}
-            if request.instanceTypes
-            else {"InstanceType": request.instanceType}
-        ),
-        "InstanceCount": request.instanceCount,
-        "ExecutionRole": execution_role,
-        "ThreadsPerCore": request.threadsPerCore or threads_per_core,
-        "InstanceStorageConfigs": [{"EbsVolumeConfig": {"VolumeSizeInGB": request.ebsVolumeGb}}],
-    }
+    spec = group_spec(
+        request, execution_role=execution_role, threads_per_core=request.threadsPerCore or threads_per_core
+    )
     if lifecycle:
         spec["LifeCycleConfig"] = copy.deepcopy(lifecycle)
-    depth_spec(
-        spec,
-        request.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True),
-    )
-    if request.deepHealthChecks:
-        spec["OnStartDeepHealthChecks"] = list(request.deepHealthChecks)
     if request.capacityType == "spot":
         spec["CapacityRequirements"] = {"Spot": {}}
     elif request.capacityType == "onDemand":

@@ -102,6 +102,27 @@ def job(nodes: list[str]) -> list[Query]:
     ]
 
 
+@dataclass(frozen=True)
+class _ServerMetrics:
+    """The names one family of inference servers exports its answered requests and latencies under."""
+
+    requests: str  # counter of requests answered
+    latency: str  # histogram of a request's latency
+    first_token: str  # histogram of the time to the first token
+    to_ms: str  # what turns the histograms' unit into milliseconds
+    tokens: str | None = None  # counter of tokens generated
+
+
+_OPERATOR = _ServerMetrics("model_invocations_total", "model_latency_milliseconds", "model_ttfb_milliseconds", "")
+_VLLM = _ServerMetrics(
+    "vllm:request_success_total",
+    "vllm:e2e_request_latency_seconds",
+    "vllm:time_to_first_token_seconds",
+    " * 1000",
+    "vllm:generation_tokens_total",
+)
+
+
 OPERATOR_KINDS = ("managed", "jumpstart")  # endpoints the HyperPod inference operator runs
 
 
@@ -124,31 +145,27 @@ def endpoint(namespace: str, name: str, step: float, kind: str = "managed") -> l
     """
     window = rate_window(step)
     if kind in OPERATOR_KINDS:
-        match = f"namespace={_quoted(namespace)},resource_name={_quoted(name)}"
+        server, match = _OPERATOR, f"namespace={_quoted(namespace)},resource_name={_quoted(name)}"
+    else:
+        escaped = name.replace(".", "\\.")  # RFC 1123: only dots need escaping in the RE2 pattern
+        pods = _quoted(f"{escaped}-[a-z0-9]+-[a-z0-9]+")
+        server, match = _VLLM, f"namespace={_quoted(namespace)},pod=~{pods}"
 
-        def quantile(phi: float, histogram: str) -> str:
-            return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}])))"
+    def rate(counter: str) -> str:
+        return f"sum(rate({counter}{{{match}}}[{window}]))"
 
-        return [
-            Query("requestRate", "requests/s", f"sum(rate(model_invocations_total{{{match}}}[{window}]))"),
-            Query("latencyP50", "ms", quantile(0.5, "model_latency_milliseconds")),
-            Query("latencyP95", "ms", quantile(0.95, "model_latency_milliseconds")),
-            Query("timeToFirstTokenP50", "ms", quantile(0.5, "model_ttfb_milliseconds")),
-        ]
-    escaped = name.replace(".", "\\.")  # RFC 1123: only dots need escaping in the RE2 pattern
-    pods = _quoted(f"{escaped}-[a-z0-9]+-[a-z0-9]+")
-    match = f"namespace={_quoted(namespace)},pod=~{pods}"
+    def ms(phi: float, histogram: str) -> str:
+        return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}]))){server.to_ms}"
 
-    def seconds(phi: float, histogram: str) -> str:
-        return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}]))) * 1000"
-
-    return [
-        Query("requestRate", "requests/s", f"sum(rate(vllm:request_success_total{{{match}}}[{window}]))"),
-        Query("latencyP50", "ms", seconds(0.5, "vllm:e2e_request_latency_seconds")),
-        Query("latencyP95", "ms", seconds(0.95, "vllm:e2e_request_latency_seconds")),
-        Query("timeToFirstTokenP50", "ms", seconds(0.5, "vllm:time_to_first_token_seconds")),
-        Query("tokensPerSecond", "tokens/s", f"sum(rate(vllm:generation_tokens_total{{{match}}}[{window}]))"),
+    queries = [
+        Query("requestRate", "requests/s", rate(server.requests)),
+        Query("latencyP50", "ms", ms(0.5, server.latency)),
+        Query("latencyP95", "ms", ms(0.95, server.latency)),
+        Query("timeToFirstTokenP50", "ms", ms(0.5, server.first_token)),
     ]
+    if server.tokens:
+        queries.append(Query("tokensPerSecond", "tokens/s", rate(server.tokens)))
+    return queries
 
 
 def node_utilization(nodes: list[str]) -> Query:

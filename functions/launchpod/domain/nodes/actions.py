@@ -13,6 +13,7 @@ from typing import Any
 
 from launchpod.contracts.plans import PlanStepView
 from launchpod.domain.errors import InvalidInput
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Step
 
@@ -106,15 +107,15 @@ class NodeOutcome:
     replacement: str | None = None
 
 
-def _launched_after(summary: dict[str, Any], started: datetime) -> bool:
-    launched = summary.get("LaunchTime")
+def _launched_after(summary: HyperPodNode, started: datetime) -> bool:
+    launched = summary.launch_time
     return isinstance(launched, datetime) and launched >= started
 
 
 def follow(
     kind: str,
     node_ids: list[str],
-    nodes: dict[str, dict[str, Any]],
+    nodes: dict[str, HyperPodNode],
     started: datetime,
     seen_down: set[str],
     polls: int,
@@ -125,8 +126,8 @@ def follow(
     taken: set[str] = set()
     for node_id in node_ids:
         summary = nodes.get(node_id)
-        status = ((summary or {}).get("InstanceStatus") or {}).get("Status")
-        message = ((summary or {}).get("InstanceStatus") or {}).get("Message") or ""
+        status = summary.status if summary else None
+        message = summary.message if summary else ""
         if status and status != "Running":
             seen_down.add(node_id)
         if kind == DELETE:
@@ -153,19 +154,18 @@ def follow(
     return out
 
 
-def _replacement(old: str, nodes: dict[str, dict[str, Any]], started: datetime, taken: set[str]) -> NodeOutcome:
+def _replacement(old: str, nodes: dict[str, HyperPodNode], started: datetime, taken: set[str]) -> NodeOutcome:
     """A replaced node is done when a new instance launched since the action settles (the old id is gone)."""
     fresh = [
         (node_id, s)
-        for node_id, s in sorted(nodes.items(), key=lambda kv: str(kv[1].get("LaunchTime")))
+        for node_id, s in sorted(nodes.items(), key=lambda kv: str(kv[1].launch_time))
         if node_id not in taken and _launched_after(s, started)
     ]
     if not fresh:
         return NodeOutcome(old, False, message="terminated; waiting for the new instance")
     node_id, summary = fresh[0]
     taken.add(node_id)
-    status = (summary.get("InstanceStatus") or {}).get("Status")
-    text = (summary.get("InstanceStatus") or {}).get("Message") or ""
+    status, text = summary.status, summary.message
     if status == "Running":
         return NodeOutcome(old, True, True, f"replaced by {node_id}; Running", node_id)
     if status == "Failure":
@@ -199,11 +199,11 @@ def health_check_parameters(cluster: str, request: dict[str, Any]) -> dict[str, 
     return {"ClusterName": cluster, "DeepHealthCheckConfigurations": configs}
 
 
-def check_known(request: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+def check_known(request: dict[str, Any], nodes: list[HyperPodNode]) -> None:
     """Every node the request names is one of the cluster's (ListClusterNodes' summaries), and a health
     check's nodes are in the group they are named under: 422 naming the others, before anything starts.
     AWS would refuse them only inside the workflow, one batch at a time."""
-    group_of = {n["InstanceId"]: n.get("InstanceGroupName") for n in nodes if n.get("InstanceId")}
+    group_of = {n.node_id: n.group for n in nodes}
     if "targets" in request:
         named = [(node, t["instanceGroup"]) for t in request["targets"] for node in t.get("nodeIds") or []]
         field = "body.targets"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Step
 
@@ -125,15 +126,14 @@ def _check_cluster(name: str, cluster: Mapping[str, Any]) -> None:
         raise Conflict(f"{name} is {status}; AWS moves nodes only while both clusters are InService. Wait, then retry.")
 
 
-def refusal(node: Mapping[str, Any], zone: str | None, types: Sequence[str], zones: set[str]) -> str | None:
+def refusal(node: HyperPodNode, zone: str | None, types: Sequence[str], zones: set[str]) -> str | None:
     """Why a node cannot move to a group running ``types`` in ``zones`` (None: it can), in AWS's terms."""
-    node_id = node["InstanceId"]
-    status = (node.get("InstanceStatus") or {}).get("Status")
+    node_id, status = node.node_id, node.status
     if status != "Running":
         return f"{node_id} is {status}; only Running nodes can move (InvalidNodeStatus)"
-    if node.get("InstanceType") not in types:
+    if node.instance_type not in types:
         return (
-            f"{node_id} is {node.get('InstanceType')}, which the target group does not run ({', '.join(types)};"
+            f"{node_id} is {node.instance_type}, which the target group does not run ({', '.join(types)};"
             " NodeInstanceTypeMismatch)"
         )
     if zones and zone and zone not in zones:
@@ -147,13 +147,13 @@ def refusal(node: Mapping[str, Any], zone: str | None, types: Sequence[str], zon
 class Candidate:
     """A node of the source group: its summary, zone and the pods a drain would evict."""
 
-    node: dict[str, Any]
+    node: HyperPodNode
     zone: str | None
     pods: list[str]
 
     @property
     def node_id(self) -> str:
-        return str(self.node["InstanceId"])
+        return self.node.node_id
 
 
 def choose(
@@ -281,17 +281,17 @@ class Where:
 
 
 def follow(
-    node_ids: Sequence[str], source: Sequence[Mapping[str, Any]], target: Sequence[Mapping[str, Any]], to_group: str
+    node_ids: Sequence[str], source: Sequence[HyperPodNode], target: Sequence[HyperPodNode], to_group: str
 ) -> list[Where]:
     """Each node from ListClusterNodes of the source and target clusters: DetachInProgress in the source,
     AttachInProgress then Running in the target group (API reference, MoveClusterNodes)."""
-    there = {n["InstanceId"]: n for n in target if n.get("InstanceGroupName") == to_group}
-    here = {n["InstanceId"]: n for n in source}
+    there = {n.node_id: n for n in target if n.group == to_group}
+    here = {n.node_id: n for n in source}
     out = []
     for node_id in node_ids:
         node = there.get(node_id)
-        status = ((node or here.get(node_id) or {}).get("InstanceStatus") or {}).get("Status")
-        message = ((node or here.get(node_id) or {}).get("InstanceStatus") or {}).get("Message") or ""
+        listed = node or here.get(node_id)
+        status, message = (listed.status, listed.message) if listed else (None, "")
         if node is not None and status == "Running":
             out.append(Where(node_id, True, True, f"Running in {to_group}"))
         elif status == "Failure":

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails
+from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+
 HEALTH_PREFIX = "sagemaker.amazonaws.com/"
 HEALTH_LABEL = HEALTH_PREFIX + "node-health-status"
 DEEP_HEALTH_LABEL = HEALTH_PREFIX + "deep-health-check-status"
@@ -76,30 +79,28 @@ def capacity_types(cluster: dict[str, Any] | None) -> dict[str, str]:
 
 
 def node_view(
-    summary: dict[str, Any],
+    summary: HyperPodNode,
     kube: dict[str, Any] | None,
     pods: list[dict[str, Any]],
     capacity: str | None,
-    details: dict[str, Any] | None = None,
+    details: NodeDetails | None = None,
 ) -> dict[str, Any]:
     """The fields of NodeView for one HyperPod node (``summary`` from ListClusterNodes)."""
-    status = summary.get("InstanceStatus") or {}
     meta = (kube or {}).get("metadata") or {}
     labels: dict[str, str] = meta.get("labels") or {}
     spec = (kube or {}).get("spec") or {}
     conditions = ((kube or {}).get("status") or {}).get("conditions") or []
     ready = next((c.get("status") == "True" for c in conditions if c.get("type") == "Ready"), None)
     health = {k: v for k, v in labels.items() if k.startswith(HEALTH_PREFIX) and k != GROUP_LABEL}
-    placement = (details or {}).get("Placement") or {}
     return {
-        "nodeId": summary["InstanceId"],
-        "instanceGroup": summary.get("InstanceGroupName", ""),
-        "instanceType": summary.get("InstanceType", ""),
-        "availabilityZone": labels.get(ZONE_LABEL) or placement.get("AvailabilityZone"),
-        "capacityType": (details or {}).get("CapacityType") or capacity,
-        "instanceStatus": status.get("Status", "NotFound"),
-        "instanceMessage": status.get("Message") or None,
-        "launchTime": summary.get("LaunchTime"),
+        "nodeId": summary.node_id,
+        "instanceGroup": summary.group,
+        "instanceType": summary.instance_type,
+        "availabilityZone": labels.get(ZONE_LABEL) or (details.zone if details else None),
+        "capacityType": (details.capacity_type if details else None) or capacity,
+        "instanceStatus": summary.status or "NotFound",
+        "instanceMessage": summary.message or None,
+        "launchTime": summary.launch_time,
         "kubernetesNode": meta.get("name"),
         "ready": ready if kube else None,
         "healthStatus": labels.get(HEALTH_LABEL),
@@ -154,21 +155,17 @@ def conditions_of(kube: dict[str, Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def event_view(summary: dict[str, Any], detail: dict[str, Any] | None) -> dict[str, Any]:
-    """ListClusterEvents' summary with DescribeClusterEvent's metadata (the failure message EventBridge omits)."""
-    metadata = ((detail or {}).get("EventDetails") or {}).get("EventMetadata") or None
-    failure = None
-    for part in (metadata or {}).values():
-        if isinstance(part, dict) and part.get("FailureMessage"):
-            failure = part["FailureMessage"]
+def event_view(summary: ClusterEvent, detail: ClusterEventDetails | None) -> dict[str, Any]:
+    """ListClusterEvents' summary with DescribeClusterEvent's metadata (the failure message EventBridge omits:
+    the last part's that has one)."""
     return {
-        "eventId": summary["EventId"],
-        "time": summary.get("EventTime"),
-        "level": summary.get("EventLevel"),
-        "resourceType": summary.get("ResourceType"),
-        "instanceGroup": summary.get("InstanceGroupName"),
-        "nodeId": summary.get("InstanceId"),
-        "description": (detail or {}).get("Description") or summary.get("Description"),
-        "failureMessage": failure,
-        "metadata": metadata,
+        "eventId": summary.event_id,
+        "time": summary.time,
+        "level": summary.level,
+        "resourceType": summary.resource_type,
+        "instanceGroup": summary.group,
+        "nodeId": summary.node_id,
+        "description": (detail.description if detail else None) or summary.description,
+        "failureMessage": detail.failure_messages[-1] if detail and detail.failure_messages else None,
+        "metadata": detail.metadata if detail else None,
     }

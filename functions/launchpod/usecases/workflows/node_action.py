@@ -25,9 +25,7 @@ def start_action(doc: WorkflowInput) -> PhaseResult:
         nodes = sm.list_nodes(name)
         targeted: list[str] = []
         for target in doc.request["targets"]:
-            ids = target.get("nodeIds") or [
-                n["InstanceId"] for n in nodes if n["InstanceGroupName"] == target["instanceGroup"]
-            ]
+            ids = target.get("nodeIds") or [n.node_id for n in nodes if n.group == target["instanceGroup"]]
             targeted += ids
         sm.start_health_check(actions.health_check_parameters(name, doc.request))
         return PhaseResult(
@@ -73,7 +71,7 @@ def wait_nodes(doc: WorkflowInput) -> PhaseResult:
     start = doc.require(StartActionOutput)
     accepted, refused = list(start.accepted), list(start.refused)
     started = datetime.fromisoformat(start.started)
-    nodes = {n["InstanceId"]: n for n in wiring.sagemaker().list_nodes(hyperpod.hyperpod_name(doc.target))}
+    nodes = {n.node_id: n for n in wiring.sagemaker().list_nodes(hyperpod.hyperpod_name(doc.target))}
     polls = doc.poll.get(WAIT_NODES, 0)
     seen = set(start.seenDown)
     outcomes = actions.follow(doc.kind, accepted, nodes, started, seen, polls)
