@@ -7,7 +7,17 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, case, one_of, refused, rules
+from launchpod.contracts.common import (
+    ABSENT,
+    AvailabilityZoneName,
+    ClusterName,
+    Contract,
+    case,
+    one_of,
+    refuse_repeats,
+    refused,
+    rules,
+)
 from launchpod.contracts.naming import renamed
 
 InstanceGroupName = Annotated[
@@ -224,9 +234,7 @@ class CreateHyperPodRequest(Contract):
 
     @model_validator(mode="after")
     def _distinct_groups(self) -> CreateHyperPodRequest:
-        names = [g.instanceGroup for g in self.instanceGroups]
-        if len(set(names)) != len(names):
-            raise refused("distinct_names", "instance group names must be distinct")
+        refuse_repeats((g.instanceGroup for g in self.instanceGroups), "instance group names must be distinct")
         return self
 
 
