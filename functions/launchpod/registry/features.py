@@ -143,7 +143,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     # ---- configure-features: managed features
     StateMachineSpec(
         "configure-features",
-        "configure-features.asl.json",
         "Managed features as planned: cert-manager, the training operator, the checkpoint identity chain,"
         " HyperPod's TieredStorageConfig, the task governance, inference operator and observability add-ons"
         " (Container Insights, HyperPod observability)",
@@ -162,7 +161,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "configure-mlflow",
-        "configure-mlflow.asl.json",
         "A cluster's MLflow tracking server: its role and the server made (or an existing one picked), then Created",
         functions=("mlf-server-role", "mlf-tracking-server", "mlf-wait-server", "op-finish", "op-record-failure"),
     ),
