@@ -167,7 +167,7 @@ class DynamoOperations:
 
     def _write_locking(self, write: dict[str, Any], operation: OperationView) -> None:
         """``write`` (a Put or an Update of the operations table) and the lock of the operation's cluster for it, in
-        one transaction: both happen or neither (the lock is held by another operation)."""
+        one transaction: both happen, or neither when another operation holds the lock."""
         with aws_call("dynamodb:TransactWriteItems"):
             self.ddb.transact_write_items(TransactItems=[write, self._lock(operation.target, operation.id)])
 
