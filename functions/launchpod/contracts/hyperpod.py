@@ -127,19 +127,17 @@ class AutoPatch(Contract):
 # added later), stated once: as JSON Schema for the document and the tools, and as the validator's checks.
 ONE_TYPE_OR_FLEXIBLE: dict[str, Any] = {
     "oneOf": [
-        {
-            "title": "One instance type",
-            "type": "object",
-            "required": ["instanceType"],
-            "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
-        },
-        {
-            "title": "Flexible group",
-            "type": "object",
-            "required": ["instanceTypes"],
+        case(
+            "One instance type",
+            required=["instanceType"],
+            properties={"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
+        ),
+        case(
+            "Flexible group",
+            required=["instanceTypes"],
             # a training plan reserves one instance type
-            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT, "trainingPlanArn": ABSENT},
-        },
+            properties={"instanceTypes": {"type": "array"}, "instanceType": ABSENT, "trainingPlanArn": ABSENT},
+        ),
     ]
 }
 
