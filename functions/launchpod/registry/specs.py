@@ -116,6 +116,10 @@ OPERATOR_ADDON = (
     "iam:DeleteRole",
 )
 
+# An operator add-on installed with configuration values (inference, HyperPod observability): the values are
+# checked against the add-on's configuration schema first.
+CONFIGURED_OPERATOR_ADDON = (*OPERATOR_ADDON, "eks:DescribeAddonConfiguration")
+
 
 @dataclass(frozen=True)
 class EventRuleSpec:
