@@ -18,7 +18,7 @@ import functools
 import logging
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import anyio
 import httpx
@@ -86,6 +86,17 @@ class _Server(Server[Any, Request]):
     ) -> InitializationOptions:
         options = notification_options or NotificationOptions(tools_changed=self.list_changes)
         return super().create_initialization_options(options, experimental_capabilities)
+
+
+class ServerOptions(TypedDict, total=False):
+    """``build_server``'s options that ``build_asgi_app`` passes on as given (their defaults are build_server's)."""
+
+    rest_transport: httpx.AsyncBaseTransport | None
+    max_wait_seconds: float
+    poll_first: float
+    poll_max: float
+    output_schemas: bool
+    toolsets: Iterable[str]
 
 
 def build_server(
@@ -304,14 +315,9 @@ def build_asgi_app(
     *,
     path: str = "/mcp",
     json_response: bool = False,
-    rest_transport: httpx.AsyncBaseTransport | None = None,
-    max_wait_seconds: float = MAX_WAIT_SECONDS,
-    poll_first: float = 1.0,
-    poll_max: float = 10.0,
-    output_schemas: bool = False,
-    toolsets: Iterable[str] = (),
     stateless: bool = False,
     session_store: SessionStore | None = None,
+    **options: Unpack[ServerOptions],
 ) -> Starlette:
     """The streamable HTTP app: MCP at ``path`` (default ``/mcp``), a health check at ``/healthz``.
 
@@ -320,23 +326,12 @@ def build_asgi_app(
     ``stateless``: each MCP request runs on a fresh transport, so no session outlives a request and the app
     can run on Lambda; then every tool is listed unless the client's ``X-MCP-Toolsets`` header chooses, or, with
     a ``session_store``, the request belongs to a session that the store keeps (``sessions``).
-    The caller's bearer token is forwarded to ``api_base_url`` on every tool call.
+    The caller's bearer token is forwarded to ``api_base_url`` on every tool call; ``options`` go to ``build_server``.
     The host must run the app's lifespan (uvicorn does; a parent Starlette app must enter
     ``app.router.lifespan_context(app)`` in its own lifespan). Mounted under a prefix with
     ``Mount("/mcp", app)``, pass ``path="/"``.
     """
-    server = build_server(
-        api_base_url,
-        header_token,
-        rest_transport=rest_transport,
-        max_wait_seconds=max_wait_seconds,
-        poll_first=poll_first,
-        poll_max=poll_max,
-        output_schemas=output_schemas,
-        toolsets=toolsets,
-        stateless=stateless,
-        session_store=session_store,
-    )
+    server = build_server(api_base_url, header_token, stateless=stateless, session_store=session_store, **options)
     state: dict[str, _Manager | None] = {"manager": None}
 
     @contextlib.asynccontextmanager

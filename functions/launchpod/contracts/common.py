@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Annotated, Any, LiteralString
 
@@ -124,6 +124,13 @@ def refused(rule: LiteralString, message: str) -> PydanticCustomError:
     cannot state (names distinct across objects, one number at most another); each such rule is listed in
     launchpod.contracts.refusals with its status and code."""
     return PydanticCustomError(rule, message)
+
+
+def refuse_repeats(names: Iterable[str], message: str) -> None:
+    """Refuses (rule distinct_names) a list in which two objects share the field that names them."""
+    listed = list(names)
+    if len(set(listed)) != len(listed):
+        raise refused("distinct_names", message)
 
 
 _CLUSTER_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$"

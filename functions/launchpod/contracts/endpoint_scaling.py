@@ -9,7 +9,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
-from launchpod.contracts.common import Contract, refused
+from launchpod.contracts.common import Contract, refuse_repeats, refused
 
 # An Amazon Managed Service for Prometheus workspace's query URL, the only kind of server the inference
 # operator's prometheusTrigger takes (its CRD: serverAddress ^https://aps-workspaces.<region>.amazonaws.com/
@@ -82,9 +82,7 @@ class CloudWatchTrigger(Contract):
 
     @model_validator(mode="after")
     def _dimensions_once(self) -> Self:
-        names = [d.name for d in self.dimensions]
-        if len(set(names)) != len(names):
-            raise refused("distinct_names", "each dimension name may appear once")
+        refuse_repeats((d.name for d in self.dimensions), "each dimension name may appear once")
         return self
 
 

@@ -7,7 +7,17 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, case, one_of, refused, rules
+from launchpod.contracts.common import (
+    ABSENT,
+    AvailabilityZoneName,
+    ClusterName,
+    Contract,
+    case,
+    one_of,
+    refuse_repeats,
+    refused,
+    rules,
+)
 from launchpod.contracts.naming import renamed
 
 InstanceGroupName = Annotated[
@@ -117,19 +127,17 @@ class AutoPatch(Contract):
 # added later), stated once: as JSON Schema for the document and the tools, and as the validator's checks.
 ONE_TYPE_OR_FLEXIBLE: dict[str, Any] = {
     "oneOf": [
-        {
-            "title": "One instance type",
-            "type": "object",
-            "required": ["instanceType"],
-            "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
-        },
-        {
-            "title": "Flexible group",
-            "type": "object",
-            "required": ["instanceTypes"],
+        case(
+            "One instance type",
+            required=["instanceType"],
+            properties={"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
+        ),
+        case(
+            "Flexible group",
+            required=["instanceTypes"],
             # a training plan reserves one instance type
-            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT, "trainingPlanArn": ABSENT},
-        },
+            properties={"instanceTypes": {"type": "array"}, "instanceType": ABSENT, "trainingPlanArn": ABSENT},
+        ),
     ]
 }
 
@@ -224,9 +232,7 @@ class CreateHyperPodRequest(Contract):
 
     @model_validator(mode="after")
     def _distinct_groups(self) -> CreateHyperPodRequest:
-        names = [g.instanceGroup for g in self.instanceGroups]
-        if len(set(names)) != len(names):
-            raise refused("distinct_names", "instance group names must be distinct")
+        refuse_repeats((g.instanceGroup for g in self.instanceGroups), "instance group names must be distinct")
         return self
 
 

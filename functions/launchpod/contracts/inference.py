@@ -153,21 +153,19 @@ class ManagedSpec(Contract):
         json_schema_extra={
             "oneOf": [
                 ABSENT,
-                {
-                    "title": "On an AMP workspace's Prometheus query",
-                    "type": "object",
-                    "required": ["prometheus"],
-                    "properties": {
+                case(
+                    "On an AMP workspace's Prometheus query",
+                    required=["prometheus"],
+                    properties={
                         "prometheus": {"type": "object", "properties": {"serverAddress": NEVER}},
                         "cloudWatch": ABSENT,
                     },
-                },
-                {
-                    "title": "On a CloudWatch metric",
-                    "type": "object",
-                    "required": ["cloudWatch"],
-                    "properties": {"cloudWatch": {"type": "object"}, "prometheus": ABSENT},
-                },
+                ),
+                case(
+                    "On a CloudWatch metric",
+                    required=["cloudWatch"],
+                    properties={"cloudWatch": {"type": "object"}, "prometheus": ABSENT},
+                ),
             ]
         },
     )

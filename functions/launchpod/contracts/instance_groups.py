@@ -143,21 +143,19 @@ class AddInstanceGroupRequest(GroupTypes, Contract):
             allOf=[
                 {
                     "oneOf": [
-                        {
-                            "title": "A training plan's capacity",
-                            "type": "object",
-                            "required": ["capacityType", "trainingPlanArn"],
-                            "properties": {
+                        case(
+                            "A training plan's capacity",
+                            required=["capacityType", "trainingPlanArn"],
+                            properties={
                                 "capacityType": {"const": "trainingPlan"},
                                 "trainingPlanArn": {"type": "string"},
                                 "instanceTypes": ABSENT,
                             },
-                        },
-                        {
-                            "title": "On-demand or spot capacity",
-                            "type": "object",
-                            "properties": {"capacityType": {"enum": ["onDemand", "spot"]}, "trainingPlanArn": ABSENT},
-                        },
+                        ),
+                        case(
+                            "On-demand or spot capacity",
+                            properties={"capacityType": {"enum": ["onDemand", "spot"]}, "trainingPlanArn": ABSENT},
+                        ),
                     ]
                 },
                 ONE_TYPE_OR_FLEXIBLE,

@@ -31,17 +31,16 @@ RECIPE_KINDS: dict[str, JobKind] = {
 def _recipes_of(kind: JobKind) -> dict[str, Any]:
     """A branch of SubmitJobRequest's source: the recipes of one kind, which read and write the shared bucket
     through storageClaim (domain.jobs.rules.recipe_for)."""
-    return {
-        "title": f"A {kind} recipe",
-        "type": "object",
-        "required": ["recipe", "storageClaim", *(["kind"] if kind == "ray" else [])],
-        "properties": {
+    return case(
+        f"A {kind} recipe",
+        required=["recipe", "storageClaim", *(["kind"] if kind == "ray" else [])],
+        properties={
             "recipe": {"enum": sorted(r for r, k in RECIPE_KINDS.items() if k == kind)},
             "kind": {"const": kind},
             "storageClaim": {"type": "string"},
             "image": ABSENT,
         },
-    }
+    )
 
 
 _ENV_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -188,26 +187,20 @@ class SubmitJobRequest(Contract):
                 {
                     "oneOf": [
                         *(_recipes_of(kind) for kind in ("pytorch", "ray")),
-                        {
-                            "title": "An image and its command",
-                            "type": "object",
-                            "required": ["image", "command"],
-                            "properties": {"recipe": ABSENT, "image": {"type": "string"}, "command": {"type": "array"}},
-                        },
+                        case(
+                            "An image and its command",
+                            required=["image", "command"],
+                            properties={"recipe": ABSENT, "image": {"type": "string"}, "command": {"type": "array"}},
+                        ),
                     ]
                 },
                 {
                     "oneOf": [
-                        {
-                            "title": "A HyperPodPyTorchJob",
-                            "type": "object",
-                            "properties": {"kind": {"const": "pytorch"}},
-                        },
-                        {
-                            "title": "A RayJob",
-                            "type": "object",
-                            "required": ["kind"],
-                            "properties": {
+                        case("A HyperPodPyTorchJob", properties={"kind": {"const": "pytorch"}}),
+                        case(
+                            "A RayJob",
+                            required=["kind"],
+                            properties={
                                 "kind": {"const": "ray"},
                                 "runPolicy": ABSENT,
                                 "elasticPolicy": ABSENT,
@@ -215,40 +208,37 @@ class SubmitJobRequest(Contract):
                                 "topology": ABSENT,
                                 "acceleratorPartition": ABSENT,
                             },
-                        },
+                        ),
                     ]
                 },
                 {
                     "oneOf": [
-                        {"title": "Whole nodes", "type": "object", "properties": {"acceleratorPartition": ABSENT}},
-                        {
-                            "title": "GPU partitions of one pod",
-                            "type": "object",
-                            "required": ["acceleratorPartition"],
-                            "properties": {"acceleratorPartition": {"type": "object"}, "replicas": {"const": 1}},
-                        },
+                        case("Whole nodes", properties={"acceleratorPartition": ABSENT}),
+                        case(
+                            "GPU partitions of one pod",
+                            required=["acceleratorPartition"],
+                            properties={"acceleratorPartition": {"type": "object"}, "replicas": {"const": 1}},
+                        ),
                     ]
                 },
                 {
                     "oneOf": [
-                        {"title": "Not checkpointless", "type": "object", "properties": {"checkpointless": ABSENT}},
-                        {
-                            "title": "Checkpointless, not elastic",
-                            "type": "object",
-                            "required": ["checkpointless"],
-                            "properties": {"checkpointless": {"type": "object"}, "elasticPolicy": ABSENT},
-                        },
+                        case("Not checkpointless", properties={"checkpointless": ABSENT}),
+                        case(
+                            "Checkpointless, not elastic",
+                            required=["checkpointless"],
+                            properties={"checkpointless": {"type": "object"}, "elasticPolicy": ABSENT},
+                        ),
                     ]
                 },
                 {
                     "oneOf": [
-                        {"title": "No topology", "type": "object", "properties": {"topology": ABSENT}},
-                        {
-                            "title": "Topology-aware, in a queue",
-                            "type": "object",
-                            "required": ["topology", "queue"],
-                            "properties": {"topology": {"type": "object"}, "queue": {"type": "string"}},
-                        },
+                        case("No topology", properties={"topology": ABSENT}),
+                        case(
+                            "Topology-aware, in a queue",
+                            required=["topology", "queue"],
+                            properties={"topology": {"type": "object"}, "queue": {"type": "string"}},
+                        ),
                     ]
                 },
             ]

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, refused, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, case, one_of, refuse_repeats, rules
 from launchpod.contracts.naming import renamed
 
 _NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -45,9 +45,7 @@ class GovernancePolicyRequest(Contract):
 
     @model_validator(mode="after")
     def _unique(self) -> GovernancePolicyRequest:
-        names = [p.name for p in self.priorityClasses]
-        if len(names) != len(set(names)):
-            raise refused("distinct_names", "priority class names must be unique")
+        refuse_repeats((p.name for p in self.priorityClasses), "priority class names must be unique")
         return self
 
 
@@ -155,16 +153,15 @@ class TeamRequest(Contract):
 
     @model_validator(mode="after")
     def _rules(self) -> TeamRequest:
-        types = [r.instanceType for r in self.resources]
-        if len(types) != len(set(types)):
-            raise refused("distinct_names", "each instance type appears once in resources")
+        refuse_repeats((r.instanceType for r in self.resources), "each instance type appears once in resources")
         if self.borrowLimit is not None and self.sharing != "LendAndBorrow":
             raise ValueError("borrowLimit applies only with sharing LendAndBorrow")
         if self.absoluteBorrowLimits and self.sharing != "LendAndBorrow":
             raise ValueError("absoluteBorrowLimits apply only with sharing LendAndBorrow")
-        caps = [r.instanceType for r in self.absoluteBorrowLimits]
-        if len(caps) != len(set(caps)):
-            raise refused("distinct_names", "each instance type appears once in absoluteBorrowLimits")
+        refuse_repeats(
+            (r.instanceType for r in self.absoluteBorrowLimits),
+            "each instance type appears once in absoluteBorrowLimits",
+        )
         return self
 
 

@@ -370,7 +370,6 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "provision-cluster",
-        "provision-cluster.asl.json",
         "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts,"
         " role, subnet and security group meanwhile; then the Deployment add-ons to ACTIVE on the nodes",
         functions=(
@@ -387,19 +386,16 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "import-cluster",
-        "import-cluster.asl.json",
         "Access entry and verified access for an existing EKS cluster, then registered as imported",
         functions=("ccp-access-entry", "ccp-verify-access", "ic-register", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "update-software",
-        "update-software.asl.json",
         "UpdateClusterSoftware in rolling batches, then InService",
         functions=("us-start-update", "us-wait-updated", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "delete-cluster",
-        "delete-cluster.asl.json",
         "load balancers, HyperPod, EKS, IAM, network, scripts, registry: only what Launchpod created",
         functions=(
             "dc-delete-load-balancers",
@@ -416,19 +412,16 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "delete-hyperpod",
-        "delete-hyperpod.asl.json",
         "HyperPod only, when Launchpod created it: the EKS control plane stays",
         functions=("dc-delete-hyperpod", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "reconcile-dependencies",
-        "reconcile-dependencies.asl.json",
         "Pinned EKS add-ons and Kubernetes manifests, in parallel, each to ACTIVE or ready",
         functions=("rd-addons", "rd-manifests", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "create-hyperpod",
-        "create-hyperpod.asl.json",
         "Lifecycle scripts, execution role, compute subnet, EFA security group, access entry, HyperPod to InService",
         functions=(
             "chp-lifecycle-scripts",
@@ -445,7 +438,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "create-control-plane",
-        "create-control-plane.asl.json",
         "Network, IAM role, EKS cluster, OIDC provider, access entry, core add-ons",
         functions=(
             "ccp-network",

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from launchpod.registry.specs import OPERATOR_ADDON, FunctionSpec, StateMachineSpec, phase_function
+from launchpod.registry.specs import (
+    CONFIGURED_OPERATOR_ADDON,
+    OPERATOR_ADDON,
+    FunctionSpec,
+    StateMachineSpec,
+    phase_function,
+)
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     # ---- configure-features: managed features
@@ -74,8 +80,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "configure-features: the HyperPod inference operator add-on with its configuration values and IRSA "
         "execution role, after the FSx CSI driver it needs (with its pod identity role), or removed",
         actions=(
-            *OPERATOR_ADDON,
-            "eks:DescribeAddonConfiguration",  # the values are checked against the add-on's schema first
+            *CONFIGURED_OPERATOR_ADDON,
             "iam:ListOpenIDConnectProviders",  # the execution role trusts the cluster's OIDC provider (IRSA)
             "iam:DetachRolePolicy",  # a role left from an earlier install, trusting another issuer, is remade
         ),
@@ -99,8 +104,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "configure-features: the HyperPod observability add-on writing to an Amazon Managed Prometheus workspace"
         " (made or reused), with its collector's pod identity role, or removed (the workspace kept)",
         actions=(
-            *OPERATOR_ADDON,
-            "eks:DescribeAddonConfiguration",  # the values are checked against the add-on's schema first
+            *CONFIGURED_OPERATOR_ADDON,
             "aps:ListWorkspaces",  # the workspace Launchpod made before, by its alias
             "aps:DescribeWorkspace",
             "aps:CreateWorkspace",  # with tags: IAM checks aws:RequestTag on CreateWorkspace itself (no TagResource)
@@ -143,7 +147,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     # ---- configure-features: managed features
     StateMachineSpec(
         "configure-features",
-        "configure-features.asl.json",
         "Managed features as planned: cert-manager, the training operator, the checkpoint identity chain,"
         " HyperPod's TieredStorageConfig, the task governance, inference operator and observability add-ons"
         " (Container Insights, HyperPod observability)",
@@ -162,7 +165,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "configure-mlflow",
-        "configure-mlflow.asl.json",
         "A cluster's MLflow tracking server: its role and the server made (or an existing one picked), then Created",
         functions=("mlf-server-role", "mlf-tracking-server", "mlf-wait-server", "op-finish", "op-record-failure"),
     ),

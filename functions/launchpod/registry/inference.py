@@ -27,7 +27,6 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "inference",
-        "inference.asl.json",
         "An endpoint deployed, scaled or deleted, then followed until Ready or gone",
         functions=("inf-apply-endpoint", "inf-wait-endpoint", "op-finish", "op-record-failure"),
     ),

@@ -117,7 +117,6 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "instance-groups",
-        "instance-groups.asl.json",
         "One change to one instance group by UpdateCluster, the other groups kept; then the group InService or gone",
         functions=(
             "ig-group-subnet",
@@ -130,7 +129,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     ),
     StateMachineSpec(
         "autoscaling",
-        "autoscaling.asl.json",
         "HyperPod-managed Karpenter: cluster role, UpdateCluster AutoScaling, InService, node class and pool",
         functions=(
             "as-cluster-role",

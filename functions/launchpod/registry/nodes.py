@@ -83,16 +83,15 @@ NODE_ACTIONS = (
 STATE_MACHINES: tuple[StateMachineSpec, ...] = tuple(
     StateMachineSpec(
         name,
-        "node-action.asl.json",
         description,
         functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+        definition="node-action.asl.json",
     )
     for name, description in NODE_ACTIONS
 )
 STATE_MACHINES += (
     StateMachineSpec(
         "move-nodes",
-        "move-nodes.asl.json",
         "drain the nodes, MoveClusterNodes, then every node Running in the target group",
         functions=("mv-drain", "mv-move", "mv-wait-moved", "op-finish", "op-record-failure"),
     ),

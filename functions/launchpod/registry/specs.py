@@ -43,12 +43,17 @@ class FunctionSpec:
 @dataclass(frozen=True)
 class StateMachineSpec:
     name: str
-    file: str
     description: str
     functions: tuple[str, ...]
     settings: dict[str, int] = field(default_factory=dict)  # non-function ${Placeholders}
     # state machines this one starts as child executions; ${<Name>Machine} holds each one's ARN
     children: tuple[str, ...] = ()
+    # its ASL file under statemachines/ when not <name>.asl.json (the four node actions share one)
+    definition: str | None = None
+
+    @property
+    def file(self) -> str:
+        return self.definition or f"{self.name}.asl.json"
 
     @property
     def path(self) -> Path:
@@ -110,6 +115,10 @@ OPERATOR_ADDON = (
     "iam:DeleteRolePolicy",
     "iam:DeleteRole",
 )
+
+# An operator add-on installed with configuration values (inference, HyperPod observability): the values are
+# checked against the add-on's configuration schema first.
+CONFIGURED_OPERATOR_ADDON = (*OPERATOR_ADDON, "eks:DescribeAddonConfiguration")
 
 
 @dataclass(frozen=True)

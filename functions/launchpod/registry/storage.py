@@ -49,13 +49,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "configure-storage",
-        "configure-storage.asl.json",
         "A Mountpoint for S3 or FSx for Lustre PersistentVolume and claim, applied and Bound",
         functions=("cs-storage-access", "cs-apply-volume", "cs-wait-bound", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "model-download",
-        "model-download.asl.json",
         "A Hugging Face repository downloaded by a CPU Job into an S3 storage, the Job followed to its end",
         functions=("md-start-download", "md-wait-download", "op-finish", "op-record-failure"),
     ),

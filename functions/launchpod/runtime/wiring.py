@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from launchpod.adapters.aws import clients as _clients
 from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
@@ -34,110 +34,39 @@ from launchpod.runtime.settings import settings
 in_region = _clients.in_region
 region = _clients.region
 
-
-@lru_cache(maxsize=1)
-def operations() -> DynamoOperations:
-    return DynamoOperations(settings().operations_table, settings().clusters_table)
+T = TypeVar("T")
 
 
-@lru_cache(maxsize=1)
-def clusters() -> DynamoClusters:
-    return DynamoClusters(settings().clusters_table)
+def _once(build: Callable[[], T]) -> Callable[[], T]:
+    """``build``'s adapter, made on the first call and kept for the container's life (a warm Lambda
+    reuses its clients and their connections)."""
+    return lru_cache(maxsize=1)(build)
 
 
-@lru_cache(maxsize=1)
-def connections() -> DynamoConnections:
-    return DynamoConnections(settings().connections_table)
+# The adapters over what the settings name: a table, the state machines, the notifications topic.
+operations = _once(lambda: DynamoOperations(settings().operations_table, settings().clusters_table))
+clusters = _once(lambda: DynamoClusters(settings().clusters_table))
+connections = _once(lambda: DynamoConnections(settings().connections_table))
+log_pumps = _once(lambda: DynamoLogPumps(settings().connections_table))
+workflows = _once(lambda: StepFunctions(settings().workflows))
+preferences = _once(lambda: DynamoPreferences(settings().preferences_table))
+incidents = _once(lambda: DynamoIncidents(settings().incidents_table))
+notifications = _once(lambda: DynamoNotifications(settings().notifications_table))
+sns = _once(lambda: Sns(settings().notifications_topic_arn))
 
-
-@lru_cache(maxsize=1)
-def log_pumps() -> DynamoLogPumps:
-    return DynamoLogPumps(settings().connections_table)
-
-
-@lru_cache(maxsize=1)
-def workflows() -> StepFunctions:
-    return StepFunctions(settings().workflows)
-
-
-@lru_cache(maxsize=1)
-def ec2() -> Ec2:
-    return Ec2()
-
-
-@lru_cache(maxsize=1)
-def instance_facts() -> InstanceFacts:
-    return InstanceFacts()
-
-
-@lru_cache(maxsize=1)
-def eks() -> Eks:
-    return Eks()
-
-
-@lru_cache(maxsize=1)
-def iam() -> Iam:
-    return Iam()
-
-
-@lru_cache(maxsize=1)
-def sagemaker() -> SageMaker:
-    return SageMaker()
-
-
-@lru_cache(maxsize=1)
-def task_governance() -> TaskGovernance:
-    return TaskGovernance()
-
-
-@lru_cache(maxsize=1)
-def preferences() -> DynamoPreferences:
-    return DynamoPreferences(settings().preferences_table)
-
-
-@lru_cache(maxsize=1)
-def service_quotas() -> ServiceQuotas:
-    return ServiceQuotas()
-
-
-@lru_cache(maxsize=1)
-def incidents() -> DynamoIncidents:
-    return DynamoIncidents(settings().incidents_table)
-
-
-@lru_cache(maxsize=1)
-def amp() -> Amp:
-    return Amp()
-
-
-@lru_cache(maxsize=1)
-def amp_workspaces() -> AmpWorkspaces:
-    return AmpWorkspaces()
-
-
-@lru_cache(maxsize=1)
-def grafana_workspaces() -> GrafanaWorkspaces:
-    return GrafanaWorkspaces()
-
-
-@lru_cache(maxsize=1)
-def mlflow() -> Mlflow:
-    return Mlflow()
-
-
-@lru_cache(maxsize=1)
-def logs() -> Logs:
-    return Logs()
-
-
-@lru_cache(maxsize=1)
-def notifications() -> DynamoNotifications:
-    return DynamoNotifications(settings().notifications_table)
-
-
-@lru_cache(maxsize=1)
-def sns() -> Sns:
-    return Sns(settings().notifications_topic_arn)
+# The AWS services' adapters (each builds its client from adapters.aws.clients).
+ec2 = _once(Ec2)
+instance_facts = _once(InstanceFacts)
+eks = _once(Eks)
+iam = _once(Iam)
+sagemaker = _once(SageMaker)
+task_governance = _once(TaskGovernance)
+service_quotas = _once(ServiceQuotas)
+amp = _once(Amp)
+amp_workspaces = _once(AmpWorkspaces)
+grafana_workspaces = _once(GrafanaWorkspaces)
+mlflow = _once(Mlflow)
+logs = _once(Logs)
 
 
 # The Kubernetes adapters pull in the kubernetes client: imported only by the functions that reach a cluster.

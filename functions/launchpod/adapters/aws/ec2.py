@@ -11,7 +11,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, ignoring
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.network import Subnet
@@ -398,12 +398,8 @@ class Ec2:
     # ------------------------------------------------------------------ instance groups' dedicated subnets
     def delete_subnet(self, subnet_id: str) -> None:
         """Delete one subnet; already gone counts as deleted. DependencyViolation (ENIs still leaving) is retried."""
-        with aws_call("ec2:DeleteSubnet"):
-            try:
-                self.ec2.delete_subnet(SubnetId=subnet_id)
-            except ClientError as exc:
-                if error_code(exc) != "InvalidSubnetID.NotFound":
-                    raise
+        with aws_call("ec2:DeleteSubnet"), ignoring("InvalidSubnetID.NotFound"):
+            self.ec2.delete_subnet(SubnetId=subnet_id)
 
 
 def _lost_race(exc: LaunchpodError, code: str) -> bool:

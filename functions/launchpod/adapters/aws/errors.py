@@ -72,6 +72,17 @@ def or_none(call: Callable[[], T], *codes: str) -> T | None:
         raise
 
 
+@contextmanager
+def ignoring(*codes: str) -> Iterator[None]:
+    """AWS answering one of ``codes`` is no error: what the block deletes or stops is gone already (a retried
+    phase, or another caller was first)."""
+    try:
+        yield
+    except ClientError as exc:
+        if error_code(exc) not in codes:
+            raise
+
+
 def translate(exc: Exception, action: str) -> LaunchpodError:
     if isinstance(exc, ClientError):
         code = error_code(exc)

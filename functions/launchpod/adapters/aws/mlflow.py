@@ -13,10 +13,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from botocore.awsrequest import AWSRequest
-from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.errors import aws_call, ignoring, or_none
 from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.domain.mlflow import TrackingServer
@@ -59,12 +58,8 @@ class Mlflow:
 
     def delete(self, name: str) -> None:
         """DeleteMlflowTrackingServer; a server already gone is no error (a retried phase)."""
-        with aws_call("sagemaker:DeleteMlflowTrackingServer"):
-            try:
-                self.sm.delete_mlflow_tracking_server(TrackingServerName=name)
-            except ClientError as exc:
-                if error_code(exc) != "ResourceNotFound":
-                    raise
+        with aws_call("sagemaker:DeleteMlflowTrackingServer"), ignoring("ResourceNotFound"):
+            self.sm.delete_mlflow_tracking_server(TrackingServerName=name)
 
     def presigned_url(self, name: str, expires: int = 300) -> str:
         with aws_call("sagemaker:CreatePresignedMlflowTrackingServerUrl"):

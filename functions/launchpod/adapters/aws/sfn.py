@@ -8,7 +8,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, ignoring
 from launchpod.domain.errors import PermanentError
 
 
@@ -46,12 +46,8 @@ class StepFunctions:
                 raise
 
     def stop(self, execution_arn: str, cause: str) -> None:
-        with aws_call("states:StopExecution"):
-            try:
-                self.sfn.stop_execution(executionArn=execution_arn, error="Cancelled", cause=cause[:32000])
-            except ClientError as exc:
-                if error_code(exc) not in ("ExecutionDoesNotExist",):
-                    raise
+        with aws_call("states:StopExecution"), ignoring("ExecutionDoesNotExist"):
+            self.sfn.stop_execution(executionArn=execution_arn, error="Cancelled", cause=cause[:32000])
 
     def send_task_success(self, task_token: str, output: dict[str, Any]) -> bool:
         """Wake a task waiting on ``task_token``; False when that task is no longer waiting."""

@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from boto3.dynamodb.conditions import Attr, Key
@@ -18,7 +19,15 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client, resource
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor, item_to_attrs, plain, query_page, to_attr
+from launchpod.adapters.store.dynamo import (
+    conditional,
+    decode_cursor,
+    encode_cursor,
+    item_to_attrs,
+    plain,
+    query_page,
+    to_attr,
+)
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
 from launchpod.domain.errors import Conflict, NotFound, RetryableError
 from launchpod.domain.operations import now
@@ -135,20 +144,13 @@ class DynamoOperations:
             return False
 
     def _create_holding(self, operation: OperationView, item: dict[str, Any]) -> None:
+        put = {
+            "TableName": self.operations_table,
+            "Item": item_to_attrs(item),
+            "ConditionExpression": "attribute_not_exists(id)",
+        }
         try:
-            with aws_call("dynamodb:TransactWriteItems"):
-                self.ddb.transact_write_items(
-                    TransactItems=[
-                        {
-                            "Put": {
-                                "TableName": self.operations_table,
-                                "Item": item_to_attrs(item),
-                                "ConditionExpression": "attribute_not_exists(id)",
-                            }
-                        },
-                        self._lock(operation.target, operation.id),
-                    ]
-                )
+            self._write_locking({"Put": put}, operation)
         except RetryableError:
             raise
         except Exception as exc:
@@ -162,6 +164,12 @@ class DynamoOperations:
                 )
                 raise Conflict(busy, holder=holder) from exc
             raise
+
+    def _write_locking(self, write: dict[str, Any], operation: OperationView) -> None:
+        """``write`` (a Put or an Update of the operations table) and the lock of the operation's cluster for it, in
+        one transaction: both happen, or neither when another operation holds the lock."""
+        with aws_call("dynamodb:TransactWriteItems"):
+            self.ddb.transact_write_items(TransactItems=[write, self._lock(operation.target, operation.id)])
 
     def _lock(self, cluster: str, operation_id: str) -> dict[str, Any]:
         return {
@@ -190,28 +198,20 @@ class DynamoOperations:
 
     def restart(self, operation: OperationView) -> None:
         phases = [p.model_dump(mode="json") for p in operation.phases]
+        update = {
+            "TableName": self.operations_table,
+            "Key": {"id": to_attr(operation.id)},
+            "UpdateExpression": "SET #s = :s, phases = :p, attempt = :a, updatedAt = :at REMOVE #e, #m",
+            "ExpressionAttributeNames": {"#s": "status", "#e": "error", "#m": "message"},
+            "ExpressionAttributeValues": {
+                ":s": to_attr(OperationStatus.PENDING.value),
+                ":p": to_attr(phases),
+                ":a": to_attr(operation.attempt),
+                ":at": to_attr(_iso()),
+            },
+        }
         try:
-            with aws_call("dynamodb:TransactWriteItems"):
-                self.ddb.transact_write_items(
-                    TransactItems=[
-                        {
-                            "Update": {
-                                "TableName": self.operations_table,
-                                "Key": {"id": to_attr(operation.id)},
-                                "UpdateExpression": "SET #s = :s, phases = :p, attempt = :a, updatedAt = :at "
-                                "REMOVE #e, #m",
-                                "ExpressionAttributeNames": {"#s": "status", "#e": "error", "#m": "message"},
-                                "ExpressionAttributeValues": {
-                                    ":s": to_attr(OperationStatus.PENDING.value),
-                                    ":p": to_attr(phases),
-                                    ":a": to_attr(operation.attempt),
-                                    ":at": to_attr(_iso()),
-                                },
-                            }
-                        },
-                        self._lock(operation.target, operation.id),
-                    ]
-                )
+            self._write_locking({"Update": update}, operation)
         except RetryableError:
             raise
         except Exception as exc:
@@ -266,22 +266,17 @@ class DynamoOperations:
             for j, key in enumerate(remove):
                 names[f"#r{j}"] = key
             expression += " REMOVE " + ", ".join(f"phases[{index}].#r{j}" for j in range(len(remove)))
-        try:
-            with aws_call("dynamodb:UpdateItem"):
-                self.table.update_item(
-                    Key={"id": operation_id},
-                    UpdateExpression=expression,
-                    # An ended operation takes no more phase news: a step still running in a branch that
-                    # Step Functions has stopped must not turn a FAILED operation back to RUNNING.
-                    ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d, :f)",
-                    ExpressionAttributeNames=names,
-                    ExpressionAttributeValues=values,
-                )
-        except Exception as exc:
-            cause = exc.__cause__
-            if isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException":
-                raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id) from exc
-            raise
+        written = self._update_if(
+            operation_id,
+            UpdateExpression=expression,
+            # An ended operation takes no more phase news: a step still running in a branch that
+            # Step Functions has stopped must not turn a FAILED operation back to RUNNING.
+            ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d, :f)",
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues=values,
+        )
+        if not written:
+            raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id)
 
     def phase_started(self, operation_id: str, phase: str, *, fresh: bool, known: Sequence[str] | None = None) -> None:
         sets: dict[str, Any] = {"status": PhaseStatus.RUNNING.value}
@@ -338,6 +333,11 @@ class DynamoOperations:
             sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
         self._update_phase(operation_id, phase, sets, op_status=None, known=known)
 
+    def _update_if(self, operation_id: str, **update: Any) -> bool:
+        """UpdateItem on one operation, under its ConditionExpression if any; False when that does not hold."""
+        with aws_call("dynamodb:UpdateItem"):
+            return conditional(partial(self.table.update_item, Key={"id": operation_id}, **update))
+
     # ------------------------------------------------------------------ runners
     # Step Functions does not stop a running Lambda function when it stops an execution
     # (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html): after a
@@ -352,42 +352,31 @@ class DynamoOperations:
         """Hold ``phase`` for ``attempt`` until ``until``; answer when an invocation of an earlier attempt
         holding it lets go at the latest, or None once held."""
         key = self._runner(phase)
-        try:
-            with aws_call("dynamodb:UpdateItem"):
-                self.table.update_item(
-                    Key={"id": operation_id},
-                    UpdateExpression="SET #r = :r",
-                    ConditionExpression="attribute_not_exists(#r) OR #r.attempt >= :a OR #r.#u < :now",
-                    ExpressionAttributeNames={"#r": key, "#u": "until"},
-                    ExpressionAttributeValues={
-                        ":r": {"attempt": attempt, "until": _iso(until)},
-                        ":a": attempt,
-                        ":now": _iso(),
-                    },
-                )
-        except Exception as exc:
-            cause = exc.__cause__
-            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
-                raise
-            held = self._item(operation_id).get(key) or {}
-            return datetime.fromisoformat(held["until"]) if "until" in held else now()
-        return None
+        taken = self._update_if(
+            operation_id,
+            UpdateExpression="SET #r = :r",
+            ConditionExpression="attribute_not_exists(#r) OR #r.attempt >= :a OR #r.#u < :now",
+            ExpressionAttributeNames={"#r": key, "#u": "until"},
+            ExpressionAttributeValues={
+                ":r": {"attempt": attempt, "until": _iso(until)},
+                ":a": attempt,
+                ":now": _iso(),
+            },
+        )
+        if taken:
+            return None
+        held = self._item(operation_id).get(key) or {}
+        return datetime.fromisoformat(held["until"]) if "until" in held else now()
 
     def let_go(self, operation_id: str, phase: str, attempt: int) -> None:
         """The invocation of ``attempt`` has returned (whatever the operation's status now)."""
-        try:
-            with aws_call("dynamodb:UpdateItem"):
-                self.table.update_item(
-                    Key={"id": operation_id},
-                    UpdateExpression="REMOVE #r",
-                    ConditionExpression="#r.attempt = :a",
-                    ExpressionAttributeNames={"#r": self._runner(phase)},
-                    ExpressionAttributeValues={":a": attempt},
-                )
-        except Exception as exc:
-            cause = exc.__cause__
-            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
-                raise
+        self._update_if(
+            operation_id,
+            UpdateExpression="REMOVE #r",
+            ConditionExpression="#r.attempt = :a",
+            ExpressionAttributeNames={"#r": self._runner(phase)},
+            ExpressionAttributeValues={":a": attempt},
+        )
 
     # ------------------------------------------------------------------ the end
     def finish(
@@ -418,33 +407,26 @@ class DynamoOperations:
         if attempt is not None:
             values[":att"] = attempt
             condition["ConditionExpression"] = "attempt = :att"
-        try:
-            with aws_call("dynamodb:UpdateItem"):
-                self.table.update_item(
-                    Key={"id": operation_id},
-                    UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
-                    ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
-                    ExpressionAttributeValues=values,
-                    **condition,
-                )
-        except Exception as exc:
-            cause = exc.__cause__
-            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
-                raise
+        written = self._update_if(
+            operation_id,
+            UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
+            ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
+            ExpressionAttributeValues=values,
+            **condition,
+        )
+        if not written:
             return  # a retry began between the read and the write: it owns the operation
         self.release(operation.target, operation_id)
 
     def release(self, cluster: str, operation_id: str) -> None:
-        try:
-            with aws_call("dynamodb:UpdateItem"):
-                self.ddb.update_item(
+        with aws_call("dynamodb:UpdateItem"):
+            conditional(  # a lock another operation holds (or none) is not this operation's to release
+                partial(
+                    self.ddb.update_item,
                     TableName=self.clusters_table,
                     Key={"name": to_attr(cluster)},
                     UpdateExpression="REMOVE lockedBy, lockedAt",
                     ConditionExpression="lockedBy = :op",
                     ExpressionAttributeValues={":op": to_attr(operation_id)},
                 )
-        except Exception as exc:
-            cause = exc.__cause__
-            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
-                raise
+            )
