@@ -151,6 +151,8 @@ class OperationLog(OperationStore, Protocol):
 class EksClusters(ControlPlanes, AddonReader, AddonCatalog, Protocol):
     """EKS's clusters and their add-ons (adapters.aws.eks)."""
 
+    def cluster_names(self) -> set[str]: ...
+
 
 class Ec2Offerings(Subnets, Protocol):
     """EC2's zones, instance-type offerings and subnets (adapters.aws.ec2)."""
@@ -170,6 +172,7 @@ class HyperPods(Protocol):
     """SageMaker HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_names(self) -> list[str]: ...
     def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
     def training_plan(self, arn: str) -> dict[str, Any] | None: ...
 
