@@ -73,6 +73,7 @@ WILDCARD_REASONS: dict[str, str] = {
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
     "eks:DescribeAddonConfiguration": _NO_RESOURCE_TYPE + " (read-only add-on configuration schema)",
+    "eks:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
     "sagemaker:ListClusterSchedulerConfigs": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
     "sagemaker:ListComputeQuotas": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",

@@ -53,6 +53,9 @@ class Eks:
         arn = f"arn:aws:eks:us-east-1:{ACCOUNT}:cluster/{name}"
         return eks_cluster({"name": name, "arn": arn, **found})
 
+    def cluster_names(self) -> set[str]:
+        return set(self.clusters)
+
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         """A cluster neither seeded nor given add-ons does not exist: ListAddons answers ResourceNotFound."""
         if cluster not in self.clusters and cluster not in self.addon_map:

@@ -50,6 +50,9 @@ class SageMaker:
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
 
+    def hyperpod_names(self) -> list[str]:
+        return list(self.clusters)
+
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         return list(self.clusters.values())
 

@@ -78,8 +78,16 @@ def side(request: pytest.FixtureRequest) -> Side:
     return EksAdapter(), create, install, settle
 
 
-def test_a_cluster_nobody_created_reads_as_none(side: Side) -> None:
+def test_a_cluster_nobody_created_reads_as_none_and_is_not_listed(side: Side) -> None:
     assert side[0].cluster("ghost") is None
+    assert side[0].cluster_names() == set()
+
+
+def test_created_clusters_are_listed_by_name(side: Side) -> None:
+    eks, create, *_ = side
+    create("train")
+    create("infer")
+    assert eks.cluster_names() == {"train", "infer"}
 
 
 def test_a_cluster_reads_with_its_arn_status_version_network_and_tags(side: Side) -> None:

@@ -174,6 +174,11 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
     assert sagemaker.hyperpod_cluster("ghost") is None
     assert sagemaker.hyperpod_clusters() == []
+    assert sagemaker.hyperpod_names() == []
+
+
+def test_a_created_cluster_is_listed_by_name(created: Port) -> None:
+    assert created.hyperpod_names() == ["hp"]
 
 
 def test_the_nodes_and_events_of_a_cluster_that_does_not_exist_are_refused_naming_it(sagemaker: Port) -> None:

@@ -72,6 +72,31 @@ def test_a_page_reads_its_clusters_from_aws_side_by_side_and_keeps_the_registry_
     assert [(c.name, c.eks.status) for c in page.items] == [(n, "ACTIVE") for n in names[:20]]
 
 
+def test_a_page_describes_only_the_clusters_each_service_lists_and_shows_the_rest_as_gone() -> None:
+    hp = {"ClusterName": "train", "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/train"}
+    ports = _ports({"gone": {}, "old": {}, "train": {}}, {"train": ACTIVE, "old": {**ACTIVE, "name": "old"}})
+    described: list[tuple[str, str]] = []
+
+    class CountingEks(Eks):
+        def cluster(self, name: str) -> EksCluster | None:
+            described.append(("eks", name))
+            return super().cluster(name)
+
+    class CountingSageMaker(SageMaker):
+        def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+            described.append(("sagemaker", name))
+            return super().hyperpod_cluster(name)
+
+    eks, sagemaker = CountingEks(ports.eks.clusters), CountingSageMaker({"train": {**hp, "ClusterStatus": "InService"}})
+    page = clusters.list_clusters(10, None, ports=replace(ports, eks=eks, sagemaker=sagemaker))
+    assert [(c.name, c.eks.status, c.hyperpod.status) for c in page.items] == [
+        ("gone", "NOT_FOUND", "NOT_CREATED"),
+        ("old", "ACTIVE", "NOT_CREATED"),
+        ("train", "ACTIVE", "InService"),
+    ]
+    assert sorted(described) == [("eks", "old"), ("eks", "train"), ("sagemaker", "train")]
+
+
 def test_delete_needs_the_name_typed_and_starts_nothing_without_it() -> None:
     ports = _ports({"train": {}}, {"train": ACTIVE})
     with pytest.raises(InvalidInput):

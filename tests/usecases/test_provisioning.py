@@ -166,6 +166,24 @@ def test_dependencies_read_their_workloads_side_by_side_and_list_each_as_install
     assert len(workloads) % 3 == 0 and workloads and all(d.installed == "9.9.9" for d in workloads)
 
 
+def test_the_dependency_listing_and_its_reconcile_plan_describe_the_eks_cluster_once_each() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})})
+    described: list[str] = []
+    cluster = ports.eks.cluster
+
+    def counted(name: str) -> EksCluster | None:
+        described.append(name)
+        return cluster(name)
+
+    ports.eks.cluster = counted  # type: ignore[method-assign]
+    listed = provisioning.list_dependencies("train", ports=ports)
+    assert listed.items and described == ["train"]
+    provisioning.reconcile_dependencies(
+        ReconcileDependenciesInput(name="train", includeOptional=False), ADMIN, ports=ports
+    )
+    assert described == ["train", "train"]
+
+
 def test_dependencies_list_a_pin_eks_does_not_offer_for_the_clusters_kubernetes_version_as_drift() -> None:
     ports = _ports({"train": _active({"launchpod:cluster": "train"})})
     ports.eks.offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")

@@ -17,6 +17,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:DescribeInstanceTypeOfferings",
             "ec2:DescribeInstanceTypes",  # each type's GPUs, Neuron devices, EFA and NVMe (catalog, jobs, groups)
             "ec2:DescribeSubnets",  # instance groups: each group's subnet's zone; the planner: a cluster's zones
+            "eks:ListClusters",  # the clusters page: which of its clusters EKS has, before describing those
             "eks:DescribeCluster",
             "eks:ListAddons",
             "eks:DescribeAddon",

@@ -3,6 +3,7 @@ imported, and deleted (only what Launchpod created). Creating one is provisionin
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -57,10 +58,15 @@ def _unknown(name: str) -> NotFound:
     return NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
 
 
-def _view(name: str, record: dict[str, Any] | None, ports: ClusterPorts) -> ClusterView:
-    eks = ports.eks.cluster(name)
+def _view(
+    name: str, record: dict[str, Any] | None, ports: ClusterPorts, *, in_eks: bool = True, in_sagemaker: bool = True
+) -> ClusterView:
+    """The cluster's view; ``in_eks``/``in_sagemaker`` False when that service's list has just shown it has no
+    cluster by the name, so there is nothing to describe."""
+    eks = ports.eks.cluster(name) if in_eks else None
     addons = ports.eks.addons(name) if eks and eks.status == "ACTIVE" else {}
-    return cluster_view(name, wiring.region(), record, eks, addons, ports.sagemaker.hyperpod_cluster(name))
+    hp = ports.sagemaker.hyperpod_cluster(name) if in_sagemaker else None
+    return cluster_view(name, wiring.region(), record, eks, addons, hp)
 
 
 # How many clusters of a page are read from AWS at once: botocore's connection pool holds 10 connections
@@ -72,15 +78,31 @@ READERS = 10
 def list_clusters(limit: int, cursor: str | None, *, ports: ClusterPorts) -> ClusterListView:
     """A page of the registry, each cluster's status read from EKS and HyperPod.
 
-    A cluster's status is two reads (EKS's and SageMaker's DescribeCluster) and, once ACTIVE, one more per
-    add-on; each waits tens of milliseconds on AWS, so a page of 50 read one cluster after another waits
-    seconds. The clusters are read side by side (boto3's clients are thread safe, "Multithreading or
-    multiprocessing with clients", boto3 documentation); the page keeps the registry's order."""
+    Which of the page's clusters EKS and SageMaker have comes first, from one ListClusters of each service per
+    Region of the page (every page of it; EKS's answer names its clusters, SageMaker's summary lacks node
+    recovery and a failure's message): only those are described. A cluster's status is then two reads (EKS's
+    and SageMaker's DescribeCluster) and, once ACTIVE, one more per add-on; each waits tens of milliseconds on
+    AWS, so a page of 50 read one cluster after another waits seconds. The lists and then the clusters are
+    read side by side (boto3's clients are thread safe, "Multithreading or multiprocessing with clients",
+    boto3 documentation); the page keeps the registry's order. A cluster deleted between its list and its
+    describe reads as gone, as it would a moment later."""
     records, token = ports.clusters.page(limit=limit, cursor=cursor)
+    regions = list(dict.fromkeys(record.get("region") for record in records))
+
+    def listed(region: str | None, names: Callable[[], Collection[str]]) -> frozenset[str]:
+        with wiring.in_region(region):
+            return frozenset(names())
+
+    with ContextPool(max_workers=max(1, min(READERS, 2 * len(regions))), thread_name_prefix="cluster") as pool:
+        eks = {r: pool.submit(listed, r, ports.eks.cluster_names) for r in regions}
+        sagemaker = {r: pool.submit(listed, r, ports.sagemaker.hyperpod_names) for r in regions}
+        in_eks = {r: found.result() for r, found in eks.items()}
+        in_sagemaker = {r: found.result() for r, found in sagemaker.items()}
 
     def read(record: dict[str, Any]) -> ClusterView:
-        with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
-            return _view(record["name"], record, ports)
+        name, region = record["name"], record.get("region")
+        with wiring.in_region(region):  # each cluster is read in its own Region
+            return _view(name, record, ports, in_eks=name in in_eks[region], in_sagemaker=name in in_sagemaker[region])
 
     with ContextPool(max_workers=max(1, min(READERS, len(records))), thread_name_prefix="cluster") as pool:
         items = list(pool.map(read, records))

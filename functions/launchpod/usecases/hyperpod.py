@@ -190,7 +190,7 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
     zones_now = subnet_zones(existing, ec2=ports.ec2)
     active = existing is not None and existing.status == "ACTIVE"
     # Installed dependencies are read from the cluster; a cluster still to be made has none.
-    rows = dependency_rows(request.cluster, ports) if active else dependencies.status({}, {})
+    rows = dependency_rows(request.cluster, ports, existing) if active else dependencies.status({}, {})
     deps = dependencies.reconcile_plan(request.cluster, rows, request.includeOptionalDependencies)
     found = plans.provision_plan(request, existing, zones_now, hp, hyperpod_zone(hp, ports=ports), volume, claim, deps)
 

@@ -73,6 +73,8 @@ class AddonCatalog(Protocol):
 class EksClusters(ControlPlanes, AddonReader, AddonCatalog, Protocol):
     """EKS's clusters and their add-ons (adapters.aws.eks)."""
 
+    def cluster_names(self) -> set[str]: ...
+
 
 # ---- EC2, Service Quotas and IAM (adapters.aws.ec2, instance_facts, service_quotas, iam)
 
@@ -145,6 +147,7 @@ class HyperPods(Protocol):
     """SageMaker HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_names(self) -> list[str]: ...
     def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
     def training_plan(self, arn: str) -> dict[str, Any] | None: ...
 

@@ -52,12 +52,14 @@ def real() -> ProvisioningPorts:
     )
 
 
-def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> None:
-    """409 unless the cluster's EKS control plane is ACTIVE; ``needs`` names what asked ("storage needs")."""
+def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> EksCluster:
+    """The cluster as EKS describes it; 409 unless its control plane is ACTIVE (``needs`` names what asked,
+    "storage needs")."""
     eks = eks_clusters.cluster(name)
     if eks is None or eks.status != "ACTIVE":
         state = eks.status if eks else "not created"
         raise Conflict(f"The EKS control plane of {name} is {state}; {needs} an ACTIVE cluster.")
+    return eks
 
 
 def subnet_zones(eks: EksCluster | None, *, ec2: Subnets) -> list[str]:
@@ -130,8 +132,9 @@ def start_control_plane(
 # ---------------------------------------------------------------------------- dependencies
 
 
-def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
-    """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label).
+def dependency_rows(name: str, ports: ProvisioningPorts, eks: EksCluster | None) -> list[dict[str, Any]]:
+    """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label), for
+    the cluster as EKS described it to the caller (``eks``: not described again).
 
     A dozen reads, none waiting for another but the offered versions for the cluster's Kubernetes
     version: they are asked side by side, as the clusters of a page are (usecases.clusters)."""
@@ -143,11 +146,9 @@ def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]
 
     entries = dependencies.manifest().manifests
     with ContextPool(max_workers=8, thread_name_prefix="dependency") as pool:
-        cluster = pool.submit(ports.eks.cluster, name)
         addons = pool.submit(ports.eks.addons, name)
         versions = pool.map(installed, entries)
-        found_cluster = cluster.result()
-        kubernetes = found_cluster.version if found_cluster else None
+        kubernetes = eks.version if eks else None
         pinned = [a.name for a in dependencies.manifest().addons] if kubernetes else []
         asked = dict(zip(pinned, pool.map(lambda a: ports.eks.addon_versions(a, str(kubernetes)), pinned), strict=True))
         found = dict(zip((e.name for e in entries), versions, strict=True))
@@ -156,11 +157,13 @@ def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]
 
 
 def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListView:
-    require_active(name, "dependencies need", eks_clusters=ports.eks)
+    eks = require_active(name, "dependencies need", eks_clusters=ports.eks)
     return DependencyListView(
         cluster=name,
         manifestVersion=dependencies.manifest().version,
-        items=[DependencyView(**{k: v for k, v in r.items() if k != "wanted"}) for r in dependency_rows(name, ports)],
+        items=[
+            DependencyView(**{k: v for k, v in r.items() if k != "wanted"}) for r in dependency_rows(name, ports, eks)
+        ],
     )
 
 
@@ -179,8 +182,9 @@ def reconcile_dependencies(
     request: ReconcileDependenciesInput, who: ops.Principal, *, ports: ProvisioningPorts
 ) -> Proposal:
     """The dependencies not at their pinned version, planned and started by reconcile-dependencies."""
-    require_active(request.name, "dependencies need", eks_clusters=ports.eks)
-    found = dependencies.reconcile_plan(request.name, dependency_rows(request.name, ports), request.includeOptional)
+    eks = require_active(request.name, "dependencies need", eks_clusters=ports.eks)
+    rows = dependency_rows(request.name, ports, eks)
+    found = dependencies.reconcile_plan(request.name, rows, request.includeOptional)
     return Proposal(
         found,
         lambda: start_reconcile(request, who, found, ports=ports),

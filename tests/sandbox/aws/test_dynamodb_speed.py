@@ -127,6 +127,36 @@ def test_an_item_of_every_type_comes_back_as_written_whole_or_projected(client):
     assert nested == {"m": {"M": {"deep": {"M": {"n": {"N": "3"}}}}}, "l": {"L": [{"M": {"k": {"B": b"\x03"}}}]}}
 
 
+def test_a_projection_answers_the_item_as_stored_at_its_read_and_leaves_the_stored_item_whole(client):
+    # the projection holds the stored values, not copies: reads and writes in turn each see the item as it is then
+    ddb = client("dynamodb")
+    id_table(ddb, "shared")
+    ddb.put_item(TableName="shared", Item=EVERY_TYPE)
+    query = {
+        "TableName": "shared",
+        "KeyConditionExpression": "id = :i",
+        "ExpressionAttributeValues": {":i": {"S": "all-types"}},
+        "ProjectionExpression": "m, l",
+    }
+    before = ddb.query(**query)["Items"]
+    ddb.update_item(
+        TableName="shared",
+        Key={"id": {"S": "all-types"}},
+        UpdateExpression="SET m.deep.n = :n, l[0] = :s REMOVE m.#inner",
+        ExpressionAttributeNames={"#inner": "inner"},  # a reserved word
+        ExpressionAttributeValues={":n": {"N": "4"}, ":s": {"S": "b"}},
+    )
+    after = ddb.query(**query)["Items"]
+    assert before == [{"m": EVERY_TYPE["m"], "l": EVERY_TYPE["l"]}]
+    assert after[0]["m"]["M"]["deep"]["M"]["n"] == {"N": "4"} and "inner" not in after[0]["m"]["M"]
+    assert after[0]["l"]["L"][0] == {"S": "b"} and after[0]["l"]["L"][1:] == EVERY_TYPE["l"]["L"][1:]
+    whole = ddb.get_item(TableName="shared", Key={"id": {"S": "all-types"}})["Item"]
+    assert (whole["m"], whole["l"]) == (after[0]["m"], after[0]["l"])
+    assert _sets_sorted({k: v for k, v in whole.items() if k not in ("m", "l")}) == _sets_sorted(
+        {k: v for k, v in EVERY_TYPE.items() if k not in ("m", "l")}
+    )
+
+
 def test_pages_of_an_index_with_tied_sort_keys_come_in_dynamodbs_order_each_item_once(client):
     # ties on the index's sort key are ordered by the table's key; pages continue exactly after the last key
     _table(client, "ties", "S")

@@ -47,6 +47,13 @@ class Eks:
             found = or_none(lambda: self.eks.describe_cluster(name=name)["cluster"], "ResourceNotFoundException")
         return eks_cluster(found) if found is not None else None
 
+    def cluster_names(self) -> set[str]:
+        """The name of every EKS cluster in this Region (ListClusters, every page). ``include=all`` lists
+        connected clusters too, as DescribeCluster answers for them ("ListClusters", Amazon EKS API Reference)."""
+        with aws_call("eks:ListClusters"):
+            pages = self.eks.get_paginator("list_clusters").paginate(include=["all"])
+            return {name for page in pages for name in page.get("clusters", [])}
+
     def create_cluster(
         self,
         *,

@@ -193,13 +193,15 @@ class SageMaker:
             pages = self.sm.get_paginator("describe_training_plan_extension_history").paginate(TrainingPlanArn=arn)
             return [e for page in pages for e in page.get("TrainingPlanExtensions", [])]
 
+    def hyperpod_names(self) -> list[str]:
+        """The name of every HyperPod cluster of the account in this Region (ListClusters, every page)."""
+        with aws_call("sagemaker:ListClusters"):
+            pages = self.sm.get_paginator("list_clusters").paginate()
+            return [c["ClusterName"] for page in pages for c in page.get("ClusterSummaries", [])]
+
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
-        names: list[str] = []
-        with aws_call("sagemaker:ListClusters"):
-            for page in self.sm.get_paginator("list_clusters").paginate():
-                names += [c["ClusterName"] for c in page.get("ClusterSummaries", [])]
-        return [c for c in (self.hyperpod_cluster(n) for n in names) if c is not None]
+        return [c for c in (self.hyperpod_cluster(n) for n in self.hyperpod_names()) if c is not None]
 
     def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
         """Why an instance group failed: the newest Error-level event HyperPod recorded for it (after ``since``

@@ -20,6 +20,8 @@ _DESER = TypeDeserializer()
 
 def plain(value: Any) -> Any:
     """DynamoDB numbers come back as Decimal; contracts want int and float."""
+    if type(value) is str:  # most of an item's values: answered before the three checks below
+        return value
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dict):
