@@ -28,6 +28,7 @@ from tests.fakes.kube import Kube
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
 from tests.fakes.sagemaker import SageMaker
+from tests.inference_bodies import managed_qwen
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -133,17 +134,9 @@ def test_with_prometheus_installed_the_deploy_plans_the_scaled_object_and_starts
 
 
 def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_operator():
-    body = {
-        "endpoint": "qwen",
-        "kind": "managed",
-        "instanceType": "ml.g5.12xlarge",
-        "managed": {
-            "storageName": "shared",
-            "modelPath": "models/Qwen/Qwen3-0.6B",
-            "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
-            "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
-        },
-    }
+    body = managed_qwen(
+        {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}, metrics={"scrapeIntervalSeconds": 30, "port": 8000}
+    )
     with pytest.raises(Conflict, match="Turn on the inference operator in the cluster's features") as refused:
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
     assert {

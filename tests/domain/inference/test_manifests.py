@@ -9,6 +9,7 @@ from launchpod.domain.inference import manifests
 from pydantic import ValidationError
 
 from tests import manifests as schemas
+from tests.inference_bodies import managed_qwen
 
 WORKER = {
     "image": "vllm/vllm-openai:v0.10.1",
@@ -17,22 +18,17 @@ WORKER = {
     "env": {"HF_HUB_OFFLINE": "1"},
 }
 MANAGED = {
-    "endpoint": "qwen",
-    "kind": "managed",
-    "instanceType": "ml.g5.12xlarge",
-    "replicas": 2,
-    "managed": {
-        "storageName": "shared",
-        "modelPath": "models/Qwen/Qwen3-0.6B",
-        "worker": WORKER,
-        "kvCache": {"l1": True, "l2": "tieredstorage"},
-        "routing": {"strategy": "kvaware"},
-        "autoscaling": {
+    **managed_qwen(
+        WORKER,
+        kvCache={"l1": True, "l2": "tieredstorage"},
+        routing={"strategy": "kvaware"},
+        autoscaling={
             "minReplicas": 1,
             "maxReplicas": 3,
             "prometheus": {"query": "sum(vllm:num_requests_running)", "targetValue": 4},
         },
-    },
+    ),
+    "replicas": 2,
 }
 
 
