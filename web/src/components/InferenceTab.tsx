@@ -41,6 +41,7 @@ import EndpointSharingFields, { partitionChoices } from './EndpointSharingFields
 import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import Status from './Status';
 
 const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const satisfies readonly DeployForm['routing'][];
@@ -453,12 +454,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
   const chosen = items.find((e) => e.endpoint === selected) ?? null;
   return (
     <SpaceBetween size="l">
-      <Table
-        wrapLines
-        variant="container"
-        items={items}
-        loading={loading && !data}
-        loadingText="Reading endpoints"
+      <ListTable what="endpoints" fetched={{ data, loading, reload }}
         trackBy="endpoint"
         selectionType="single"
         selectedItems={chosen ? [chosen] : []}
@@ -468,12 +464,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
           itemSelectionLabel: (_, e) => `Select ${e.endpoint}`,
           allItemsSelectionLabel: () => 'Select all',
         }}
-        empty={<Box textAlign="center">No endpoints yet: deploy one below.</Box>}
-        header={
-          <Header variant="h2" counter={`(${items.length})`} actions={<Button iconName="refresh" ariaLabel="Refresh endpoints" onClick={() => void reload()} />}>
-            Endpoints
-          </Header>
-        }
+        empty="No endpoints yet: deploy one below."
         columnDefinitions={[
           { id: 'endpoint', header: 'Endpoint', cell: (e) => e.endpoint, isRowHeader: true },
           { id: 'kind', header: 'Kind', cell: (e) => e.kind },
