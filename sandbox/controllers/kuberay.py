@@ -16,18 +16,8 @@ from typing import Any
 
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import programs
+from sandbox.controllers import training_pods as pods
 from sandbox.controllers.common import timestamp
-from sandbox.controllers.training_pods import (
-    _event,
-    _finish_pod,
-    _loss,
-    _place,
-    _pod,
-    _Run,
-    _tokens_per_second,
-    _write,
-    training_state,
-)
 
 RAYJOBS = "ray.io/v1/rayjobs"
 RAY_CR_LABEL = "ray.io/originated-from-cr-name"
@@ -39,8 +29,8 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     state = status.get("jobStatus")
     if state in ("SUCCEEDED", "FAILED", "STOPPED"):
         return
-    kept = training_state()
-    run = kept.runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    kept = pods.training_state()
+    run = kept.runs.setdefault(meta["uid"], pods._Run(started=time.monotonic()))
     cluster_spec = spec["rayClusterSpec"]
     ray_cluster = f"{meta['name']}-raycluster"
     if not state:
@@ -55,7 +45,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         await emulator.put_object(RAYJOBS, job)
         labels = {"ray.io/cluster": ray_cluster, "ray.io/node-type": "head", RAY_CR_LABEL: meta["name"]}
         await emulator.put_object(
-            "v1/pods", _pod(job, f"{ray_cluster}-head", cluster_spec["headGroupSpec"]["template"], labels)
+            "v1/pods", pods._pod(job, f"{ray_cluster}-head", cluster_spec["headGroupSpec"]["template"], labels)
         )
         for group in cluster_spec.get("workerGroupSpecs") or []:
             for i in range(int(group.get("replicas") or 0)):
@@ -66,7 +56,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
                     RAY_CR_LABEL: meta["name"],
                 }
                 name = f"{ray_cluster}-{group['groupName']}-worker-{i}"
-                await emulator.put_object("v1/pods", _pod(job, name, group["template"], labels))
+                await emulator.put_object("v1/pods", pods._pod(job, name, group["template"], labels))
         return
     mine = [
         p
@@ -76,7 +66,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     cluster_pods = [p for p in mine if "ray.io/cluster" in p["metadata"]["labels"]]
     submitter = next((p for p in mine if "ray.io/cluster" not in p["metadata"]["labels"]), None)
     if state == "PENDING":
-        if not await _place(emulator, cluster_pods):
+        if not await pods._place(emulator, cluster_pods):
             return
         head = cluster_spec["headGroupSpec"]["template"]["spec"]["containers"][0]
         template: dict[str, Any] = {
@@ -100,7 +90,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
                 ],
             },
         }
-        pod = _pod(job, f"{meta['name']}-submitter", template, {})
+        pod = pods._pod(job, f"{meta['name']}-submitter", template, {})
         pod["metadata"]["labels"] = template["metadata"]["labels"]
         await emulator.put_object("v1/pods", pod)
         status.update(
@@ -113,7 +103,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         run.started, run.last_step_at = time.monotonic(), 0.0
         await emulator.put_object(RAYJOBS, job)
         return
-    if submitter is None or not await _place(emulator, [submitter]):
+    if submitter is None or not await pods._place(emulator, [submitter]):
         return
     if not run.read_inputs:
         head = cluster_spec["headGroupSpec"]["template"]["spec"]
@@ -128,20 +118,20 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     while run.step < settings.steps and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
         run.last_step_at += settings.log_interval
-        _write(
+        pods._write(
             emulator,
             submitter,
             f"(TaskRunner pid=212) step:{run.step} - critic/score/mean:{round(0.1 + run.step * 0.015, 3)} "
-            f"- actor/pg_loss:{_loss(run.step)} - perf/throughput:{_tokens_per_second(run.step)}\n",
+            f"- actor/pg_loss:{pods._loss(run.step)} - perf/throughput:{pods._tokens_per_second(run.step)}\n",
         )
         # perf/throughput: verl's tokens per second per GPU (verl/trainer/ppo/metric_utils.py,
         # compute_throughout_metrics: total tokens / (step time x GPUs))
-        logged = {"actor/pg_loss": _loss(run.step), "perf/throughput": _tokens_per_second(run.step)}
+        logged = {"actor/pg_loss": pods._loss(run.step), "perf/throughput": pods._tokens_per_second(run.step)}
         mlflow.log_step(job, run.step, logged)
     if run.step < settings.steps:
         return
-    _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
-    await _finish_pod(emulator, submitter, "Succeeded", 0, "Completed")
+    pods._write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
+    await pods._finish_pod(emulator, submitter, "Succeeded", 0, "Completed")
     status.update(
         {
             "jobStatus": "SUCCEEDED",
@@ -151,7 +141,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         }
     )
     await emulator.put_object(RAYJOBS, job)
-    await _event(emulator, job, "Completed", "the RayJob's entrypoint succeeded")
+    await pods._event(emulator, job, "Completed", "the RayJob's entrypoint succeeded")
     if spec.get("shutdownAfterJobFinishes"):
         for pod in cluster_pods:
             await emulator.delete_object("v1/pods", meta["namespace"], pod["metadata"]["name"])
@@ -171,12 +161,12 @@ async def _fail(
         f"Job entrypoint command failed with exit code 1, last available logs (truncated to 20,000 chars):\n{output}"
     )
     rule = "-" * 39
-    _write(
+    pods._write(
         emulator,
         submitter,
         f"{output}\n{rule}\nJob '{status.get('jobId')}' failed\n{rule}\n\nStatus message: {message}",
     )
-    await _finish_pod(emulator, submitter, "Failed", 1, "Error")
+    await pods._finish_pod(emulator, submitter, "Failed", 1, "Error")
     status.update(
         {
             "jobStatus": "FAILED",

@@ -1,7 +1,7 @@
 """The web UI's types come from web/src/api/openapi.json; it must be what the API generates from the contracts now.
 
 A contract or route changed without regenerating the document (or the document edited by hand) fails
-here; web/src/lib/__tests__/apiTypes.test.ts then checks schema.d.ts against the document.
+here; the web build makes schema.d.ts from the document (npm run api-types), so the types follow it.
 """
 
 from __future__ import annotations

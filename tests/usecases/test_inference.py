@@ -28,6 +28,7 @@ from tests.fakes.kube import Kube
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
 from tests.fakes.sagemaker import SageMaker
+from tests.inference_bodies import container_g5, managed_qwen
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -49,15 +50,11 @@ SHARED = {
         "claimRef": {"namespace": "default", "name": "shared"},
     },
 }
-KEDA = {
-    "endpoint": "vllm-keda",
-    "kind": "container",
-    "instanceType": "ml.g5.12xlarge",
-    "container": {
-        "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
-        "autoscaling": {"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": "sum(up)", "targetValue": 10}},
-    },
-}
+KEDA = container_g5(
+    "vllm-keda",
+    {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
+    autoscaling={"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": "sum(up)", "targetValue": 10}},
+)
 
 
 def _node(name: str, gpus: int, instance_type: str = "ml.g5.12xlarge") -> dict[str, Any]:
@@ -133,17 +130,9 @@ def test_with_prometheus_installed_the_deploy_plans_the_scaled_object_and_starts
 
 
 def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_operator():
-    body = {
-        "endpoint": "qwen",
-        "kind": "managed",
-        "instanceType": "ml.g5.12xlarge",
-        "managed": {
-            "storageName": "shared",
-            "modelPath": "models/Qwen/Qwen3-0.6B",
-            "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
-            "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
-        },
-    }
+    body = managed_qwen(
+        {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}, metrics={"scrapeIntervalSeconds": 30, "port": 8000}
+    )
     with pytest.raises(Conflict, match="Turn on the inference operator in the cluster's features") as refused:
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
     assert {
@@ -172,17 +161,8 @@ def _ready_pod(name: str, labels: dict[str, str]) -> dict[str, Any]:
 
 
 def _routed_pool(endpoint: str, workers: list[str]) -> RealEndpoint:
-    body = {
-        "endpoint": endpoint,
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": len(workers),
-        "container": {
-            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1},
-            "service": "modelPool",
-            "router": True,
-        },
-    }
+    sglang = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1}
+    body = container_g5(endpoint, sglang, replicas=len(workers), service="modelPool", router=True)
     made = manifests.container(_create(body))
     deployment, service = made[0], made[-1]
     deployment = {**deployment, "status": {"readyReplicas": len(workers)}}
@@ -305,13 +285,7 @@ def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_th
         "Node": [_node("n1", 4), _node("n2", 4), _node("other", 8, "ml.p5.48xlarge")],
         "Pod": [_pod("n2", 3), _pod("n1", 4, phase="Succeeded")],
     }
-    body = {
-        "endpoint": "vllm",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": 4,
-        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 2}},
-    }
+    body = container_g5("vllm", {"image": "vllm/vllm-openai:v0.10.1", "gpus": 2}, replicas=4)
     ports = _ports(lists=lists)
     plan = cases.create(_create(body), who=WHO, ports=ports).plan
     (warning,) = plan.warnings
@@ -342,13 +316,7 @@ def test_a_pd_endpoint_s_prefill_workers_are_checked_in_the_room_its_decode_work
     on the second and a second one waits, said in the dry run."""
     lists = {"Node": [_node("n1", 4), _node("n2", 4)], "Pod": []}
     worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2}
-    body = {
-        "endpoint": "sg-pd",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": 2,
-        "container": {"worker": worker, "router": True, "pd": {"prefillReplicas": 2, "prefillGpus": 4}},
-    }
+    body = container_g5("sg-pd", worker, replicas=2, router=True, pd={"prefillReplicas": 2, "prefillGpus": 4})
     ports = _ports(lists=lists)
     (warning,) = cases.create(_create(body), who=WHO, ports=ports).plan.warnings
     assert warning.startswith("1 of 2 replicas of sg-pd-prefill fit now"), warning
@@ -408,12 +376,7 @@ def test_an_endpoint_may_run_on_any_type_of_a_flexible_group_and_a_type_no_group
             }
         ]
     }
-    body = {
-        "endpoint": "vllm",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}},
-    }
+    body = container_g5("vllm", {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1})
     ports = _ports()
     ports.hyperpods.clusters["c1"] = flexible
     assert cases.create(_create(body), who=WHO, ports=ports).plan.steps
@@ -423,15 +386,8 @@ def test_an_endpoint_may_run_on_any_type_of_a_flexible_group_and_a_type_no_group
 
 
 def test_a_multi_node_endpoint_needs_that_many_nodes_of_its_type_and_plans_each_rank() -> None:
-    body = {
-        "endpoint": "big",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "container": {
-            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 4},
-            "multiNode": {"nodes": 2, "parallelism": "pipeline"},
-        },
-    }
+    sglang = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 4}
+    body = container_g5("big", sglang, multiNode={"nodes": 2, "parallelism": "pipeline"})
     one = {"InstanceGroups": [{**GROUPS["InstanceGroups"][0], "CurrentCount": 1}]}
     ports = replace(_ports(), hyperpods=SageMaker({"c1": one}))
     with pytest.raises(InvalidInput, match="runs 1") as refused:

@@ -9,6 +9,7 @@ from launchpod.domain.inference import manifests
 from pydantic import ValidationError
 
 from tests import manifests as schemas
+from tests.inference_bodies import container_g5, managed_qwen
 
 WORKER = {
     "image": "vllm/vllm-openai:v0.10.1",
@@ -17,22 +18,17 @@ WORKER = {
     "env": {"HF_HUB_OFFLINE": "1"},
 }
 MANAGED = {
-    "endpoint": "qwen",
-    "kind": "managed",
-    "instanceType": "ml.g5.12xlarge",
-    "replicas": 2,
-    "managed": {
-        "storageName": "shared",
-        "modelPath": "models/Qwen/Qwen3-0.6B",
-        "worker": WORKER,
-        "kvCache": {"l1": True, "l2": "tieredstorage"},
-        "routing": {"strategy": "kvaware"},
-        "autoscaling": {
+    **managed_qwen(
+        WORKER,
+        kvCache={"l1": True, "l2": "tieredstorage"},
+        routing={"strategy": "kvaware"},
+        autoscaling={
             "minReplicas": 1,
             "maxReplicas": 3,
             "prometheus": {"query": "sum(vllm:num_requests_running)", "targetValue": 4},
         },
-    },
+    ),
+    "replicas": 2,
 }
 
 
@@ -103,12 +99,7 @@ def test_a_jumpstart_model_is_valid_with_its_eula_acceptance():
 
 
 def test_a_container_endpoint_is_a_valid_deployment_pinned_to_its_gpu_type_with_shm_and_storage():
-    body = {
-        "endpoint": "vllm",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "container": {"worker": {**WORKER, "gpus": 4}, "storageClaim": "shared", "service": "loadBalancer"},
-    }
+    body = container_g5("vllm", {**WORKER, "gpus": 4}, storageClaim="shared", service="loadBalancer")
     deployment, service = manifests.container(_input(body))
     assert schemas.errors(deployment) == [] and schemas.errors(service) == []
     pod = deployment["spec"]["template"]["spec"]
@@ -125,12 +116,7 @@ def test_a_container_endpoint_is_a_valid_deployment_pinned_to_its_gpu_type_with_
 
 
 def test_a_container_endpoint_without_gpus_is_refused_and_gpus_are_never_inferred():
-    body = {
-        "endpoint": "vllm",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "container": {"worker": {**WORKER, "gpus": 0, "args": ["--tensor-parallel-size", "4"]}},
-    }
+    body = container_g5("vllm", {**WORKER, "gpus": 0, "args": ["--tensor-parallel-size", "4"]})
     with pytest.raises(ValidationError, match=r"runs on GPU nodes: give worker\.gpus or worker\.acceleratorPartition"):
         _input(body)
     two = {**body, "container": {"worker": {**WORKER, "gpus": 2, "args": ["--tensor-parallel-size", "4"]}}}
@@ -145,19 +131,15 @@ def test_the_section_must_match_the_kind():
 
 
 def test_container_autoscaling_is_a_valid_keda_scaled_object_on_the_prometheus_query():
-    body = {
-        "endpoint": "vllm",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "container": {
-            "worker": WORKER,
-            "autoscaling": {
-                "minReplicas": 1,
-                "maxReplicas": 3,
-                "prometheus": {"query": "sum(vllm:num_requests_waiting)", "targetValue": 10},
-            },
+    body = container_g5(
+        "vllm",
+        WORKER,
+        autoscaling={
+            "minReplicas": 1,
+            "maxReplicas": 3,
+            "prometheus": {"query": "sum(vllm:num_requests_waiting)", "targetValue": 10},
         },
-    }
+    )
     deployment, _, scaled = manifests.container(_input(body))
     assert deployment["spec"]["replicas"] == 1
     assert schemas.errors(scaled) == []
@@ -175,13 +157,7 @@ def test_container_autoscaling_is_a_valid_keda_scaled_object_on_the_prometheus_q
 
 
 def test_an_sglang_router_gets_its_rbac_and_the_service_points_at_it():
-    body = {
-        "endpoint": "sg",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": 2,
-        "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}, "router": True},
-    }
+    body = container_g5("sg", {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}, replicas=2, router=True)
     made = manifests.container(_input(body))
     assert [o["kind"] for o in made] == ["Deployment", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"]
     assert all(schemas.errors(o) == [] for o in made)
@@ -345,17 +321,8 @@ def test_managed_metrics_outside_the_crds_bounds_are_refused_before_anything_is_
 
 
 def test_a_routed_model_pool_s_router_discovers_workers_by_the_binding_label_not_the_endpoint():
-    body = {
-        "endpoint": "sg-a",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": 2,
-        "container": {
-            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001},
-            "service": "modelPool",
-            "router": True,
-        },
-    }
+    sglang = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}
+    body = container_g5("sg-a", sglang, replicas=2, service="modelPool", router=True)
     made = manifests.container(_input(body))
     assert all(schemas.errors(o) == [] for o in made)
     workers, router, service = made[0], made[4], made[5]
@@ -410,13 +377,7 @@ def test_an_sglang_pd_endpoint_is_a_decode_and_a_prefill_deployment_paired_by_th
         "transferBackend": "nixl",
         "decodeArgs": ["--max-running-requests", "64"],
     }
-    body = {
-        "endpoint": "sg",
-        "kind": "container",
-        "instanceType": "ml.g5.12xlarge",
-        "replicas": 2,
-        "container": {"worker": SGLANG, "router": True, "pd": pd},
-    }
+    body = container_g5("sg", SGLANG, replicas=2, router=True, pd=pd)
     made = manifests.container(_input(body))
     assert [(o["kind"], o["metadata"]["name"]) for o in made] == [
         ("Deployment", "sg"),

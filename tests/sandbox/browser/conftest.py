@@ -81,11 +81,16 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+def as_role(app: App, page: Page, role: str = "admin") -> Page:
+    """The page, its browser session holding ``role``'s token from its next load (sign-in is tested on its own)."""
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens[role]!r})")
+    return page
+
+
 @pytest.fixture
 def signed_in(app: App, page: Page) -> Page:
-    """A page whose browser session already holds the admin token (the dialog is tested on its own)."""
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens['admin']!r})")
-    return page
+    """A page whose browser session already holds the admin token."""
+    return as_role(app, page)
 
 
 @pytest.fixture

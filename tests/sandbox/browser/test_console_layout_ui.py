@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.sandbox.browser.conftest import App, cluster_section
+from tests.sandbox.browser.conftest import App, as_role, cluster_section
 from tests.sandbox.jobs_support import NAME, ready_cluster
 
 pytestmark = pytest.mark.browser
@@ -43,8 +43,7 @@ def real(sandbox) -> App:
 
 
 def _signed_in(real: App, page: Page, width: int) -> Page:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
-    page.set_viewport_size({"width": width, "height": 900})
+    as_role(real, page).set_viewport_size({"width": width, "height": 900})
     return page
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.browser.test_web_ui import choose
 from tests.sandbox.clusters import their_eks_cluster
 from tests.sandbox.jobs_support import MODEL, custom_job, ready_cluster, submit
@@ -50,11 +50,6 @@ def failed(sandbox) -> str:
     return FAILED
 
 
-def as_role(app: App, page: Page, role: str = "admin") -> Page:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens[role]!r})")
-    return page
-
-
 def plan_in(dialog: Locator, label: str) -> Locator:
     """The dry run's steps in ``dialog``: a list named ``label`` with at least one step."""
     steps = dialog.get_by_role("list", name=label)
@@ -68,9 +63,36 @@ def followed(app: App, page: Page) -> dict:
     return app.wait_operation(page.url.rsplit("/", 1)[-1])
 
 
+def succeeded_after_plan(app: App, page: Page, dialog: Locator, shot, *, plan: str, press: str, step: str) -> dict:
+    """The dialog's dry run (a list named ``plan``) shown (screenshot ``step``), then ``press`` pressed: the
+    operation it started, followed to its end, SUCCEEDED."""
+    plan_in(dialog, plan)
+    shot(page, step)
+    dialog.get_by_role("button", name=press, exact=True).click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    return done
+
+
 def action(page: Page, item: str) -> None:
     page.get_by_role("button", name="Actions").click()
     page.get_by_role("menuitem", name=item).click()
+
+
+def deleted_by_name(app: App, page: Page, item: str, name: str, planned: str | None, shot, step: str) -> dict:
+    """``item`` from the cluster's Actions: its dry run shown (``planned`` in it), the button held until ``name``
+    is typed back, then the operation followed to its end."""
+    action(page, item)
+    dialog = page.get_by_role("dialog")
+    plan = plan_in(dialog, "What the delete does")
+    if planned:
+        expect(plan).to_contain_text(planned)
+    delete = dialog.get_by_role("button", name=item)
+    expect(delete).to_be_disabled()  # until the name is typed back
+    dialog.get_by_label("Name to confirm").fill(name)
+    shot(page, step)
+    delete.click()
+    return followed(app, page)
 
 
 def test_an_eks_cluster_is_imported_and_deleted_from_the_console(app: App, sandbox, page: Page, shot) -> None:
@@ -81,23 +103,13 @@ def test_an_eks_cluster_is_imported_and_deleted_from_the_console(app: App, sandb
     page.get_by_role("button", name="Import cluster").click()
     dialog = page.get_by_role("dialog")
     dialog.get_by_label("EKS cluster name").fill(THEIRS)
-    plan_in(dialog, "What the import does")
-    shot(page, "import-plan")
-    dialog.get_by_role("button", name="Import", exact=True).click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    done = succeeded_after_plan(
+        app, page, dialog, shot, plan="What the import does", press="Import", step="import-plan"
+    )
     assert app.api("GET", f"/clusters/{THEIRS}", role="viewer").json()["source"] == "imported"
 
     page.goto(f"{app.url}/clusters/{THEIRS}")
-    action(page, "Delete cluster")
-    dialog = page.get_by_role("dialog")
-    plan_in(dialog, "What the delete does")
-    delete = dialog.get_by_role("button", name="Delete cluster")
-    expect(delete).to_be_disabled()  # until the name is typed back
-    dialog.get_by_label("Name to confirm").fill(THEIRS)
-    shot(page, "delete-imported-plan")
-    delete.click()
-    done = followed(app, page)
+    done = deleted_by_name(app, page, "Delete cluster", THEIRS, None, shot, "delete-imported-plan")
     assert done["status"] == "SUCCEEDED", done
     control = next(p for p in done["phases"] if p["name"] == "DeleteControlPlane")
     assert control["status"] == "SKIPPED" and "not created by Launchpod" in control["message"]
@@ -133,11 +145,9 @@ def test_a_provisioning_phase_runs_again_from_the_cluster_actions(app: App, fail
     action(page, "Run a provisioning phase again")
     dialog = page.get_by_role("dialog")
     choose(page, "Phase", "HyperPod cluster")
-    plan_in(dialog, "What it would do")
-    shot(page, "run-phase-plan")
-    dialog.get_by_role("button", name="Run HyperPod cluster").click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    succeeded_after_plan(
+        app, page, dialog, shot, plan="What it would do", press="Run HyperPod cluster", step="run-phase-plan"
+    )
     assert app.api("GET", f"/clusters/{failed}", role="viewer").json()["hyperpod"]["status"] == "InService"
 
 
@@ -145,11 +155,9 @@ def test_the_nodes_software_is_updated_after_its_plan(app: App, failed: str, pag
     as_role(app, page).goto(f"{app.url}/clusters/{failed}?tab=instance-groups")
     page.get_by_role("button", name="Update software").click()
     dialog = page.get_by_role("dialog")
-    plan_in(dialog, "What the update does")
-    shot(page, "software-update-plan")
-    dialog.get_by_role("button", name="Start update").click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    done = succeeded_after_plan(
+        app, page, dialog, shot, plan="What the update does", press="Start update", step="software-update-plan"
+    )
     assert done["kind"] == "update-software"
 
 
@@ -160,11 +168,9 @@ def test_health_checks_run_on_the_selected_node_after_their_plan(app: App, faile
     page.get_by_role("button", name="Run health checks").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text(node)
-    plan_in(dialog, "What the health checks do")
-    shot(page, "health-checks-plan")
-    dialog.get_by_role("button", name="Run health checks").click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    done = succeeded_after_plan(
+        app, page, dialog, shot, plan="What the health checks do", press="Run health checks", step="health-checks-plan"
+    )
     assert done["request"]["targets"] == [{"instanceGroup": "gpu", "nodeIds": [node]}]
 
 
@@ -183,11 +189,7 @@ def test_mlflow_is_set_up_from_the_features_tab(app: App, failed: str, page: Pag
     expect(page.get_by_text("No tracking server yet")).to_be_visible()
     page.get_by_role("button", name="Set up MLflow").click()
     dialog = page.get_by_role("dialog")
-    plan_in(dialog, "What it does")
-    shot(page, "mlflow-plan")
-    dialog.get_by_role("button", name="Set up", exact=True).click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    succeeded_after_plan(app, page, dialog, shot, plan="What it does", press="Set up", step="mlflow-plan")
     page.goto(f"{app.url}/clusters/{failed}?tab=features")
     expect(page.get_by_role("button", name="Open MLflow")).to_be_enabled()
     expect(page.get_by_text(f"launchpod-{failed}-mlflow")).to_be_visible()
@@ -226,16 +228,8 @@ def test_the_hyperpod_cluster_alone_is_deleted_from_the_cluster_actions(
     app: App, failed: str, sandbox, page: Page, shot
 ) -> None:
     as_role(app, page).goto(f"{app.url}/clusters/{failed}")
-    action(page, "Delete HyperPod cluster")
-    dialog = page.get_by_role("dialog")
-    plan = plan_in(dialog, "What the delete does")
-    expect(plan).to_contain_text(f"HyperPod cluster {failed} (InService)")
-    delete = dialog.get_by_role("button", name="Delete HyperPod cluster")
-    expect(delete).to_be_disabled()  # until the name is typed back
-    dialog.get_by_label("Name to confirm").fill(failed)
-    shot(page, "delete-hyperpod-plan")
-    delete.click()
-    done = followed(app, page)
+    planned = f"HyperPod cluster {failed} (InService)"
+    done = deleted_by_name(app, page, "Delete HyperPod cluster", failed, planned, shot, "delete-hyperpod-plan")
     assert done["status"] == "SUCCEEDED" and done["kind"] == "delete-hyperpod", done
     assert app.api("GET", f"/clusters/{failed}", role="viewer").json()["eks"]["status"] == "ACTIVE"
     assert failed not in [c["ClusterName"] for c in sandbox.aws("sagemaker").list_clusters()["ClusterSummaries"]]
@@ -243,14 +237,8 @@ def test_the_hyperpod_cluster_alone_is_deleted_from_the_cluster_actions(
 
 def test_a_launchpod_cluster_is_deleted_from_the_console(app: App, failed: str, sandbox, page: Page, shot) -> None:
     as_role(app, page).goto(f"{app.url}/clusters/{failed}")
-    action(page, "Delete cluster")
-    dialog = page.get_by_role("dialog")
-    steps = plan_in(dialog, "What the delete does")
-    expect(steps).to_contain_text(f"EKS cluster {failed} (ACTIVE)")  # its HyperPod cluster was deleted before
-    dialog.get_by_label("Name to confirm").fill(failed)
-    shot(page, "delete-cluster-plan")
-    dialog.get_by_role("button", name="Delete cluster").click()
-    done = followed(app, page)
+    planned = f"EKS cluster {failed} (ACTIVE)"  # its HyperPod cluster was deleted before
+    done = deleted_by_name(app, page, "Delete cluster", failed, planned, shot, "delete-cluster-plan")
     assert done["status"] == "SUCCEEDED", done
     assert app.api("GET", f"/clusters/{failed}", role="viewer").status_code == 404
     assert not [c for c in sandbox.aws("eks").list_clusters()["clusters"] if c == failed]
@@ -291,11 +279,7 @@ def test_a_model_is_downloaded_from_the_models_table(app: App, jobs: str, page: 
     if MODEL in listed:  # another test of the group downloaded it first: the plan says there is nothing to do
         expect(dialog).to_contain_text("already")
         return
-    plan_in(dialog, "What the download does")
-    shot(page, "download-plan")
-    dialog.get_by_role("button", name="Download", exact=True).click()
-    done = followed(app, page)
-    assert done["status"] == "SUCCEEDED", done
+    succeeded_after_plan(app, page, dialog, shot, plan="What the download does", press="Download", step="download-plan")
     page.goto(f"{app.url}/clusters/{jobs}?tab=storage")
     expect(page.get_by_test_id("models-table")).to_contain_text(MODEL)
     shot(page, "model-listed", full_page=True)

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.inference_support import NAME, container_endpoint, deploy, post, ready_cluster
 from tests.sandbox.metrics_support import observability_on
 
@@ -26,7 +26,7 @@ def real(sandbox) -> App:
 
 
 def test_an_endpoints_traffic_charts_show_its_requests_and_tokens(real: App, page: Page, sandbox, shot) -> None:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    as_role(real, page)
     observability_on(sandbox, NAME)
     done = deploy(sandbox, BODY)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])

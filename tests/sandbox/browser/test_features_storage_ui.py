@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.browser.conftest import App, operation_succeeded
-from tests.sandbox.browser.selects import pick
+from tests.sandbox.browser.conftest import App, as_role, operation_succeeded
+from tests.sandbox.browser.selects import add_group_dialog, pick
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
@@ -42,8 +42,7 @@ def provisioned(real: App, sandbox) -> str:
 
 @pytest.fixture
 def admin_page(real: App, page: Page) -> Page:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
-    return page
+    return as_role(real, page)
 
 
 def test_features_tab_previews_the_plan_and_turns_tiered_checkpointing_on(
@@ -219,16 +218,7 @@ def test_a_mig_group_from_the_wizard_and_an_endpoint_on_its_partitions_in_a_team
     page = admin_page
     tab = f"{real.url}/clusters/{provisioned}?tab=instance-groups"
     page.goto(tab)
-    add = page.get_by_role("button", name="Add group")
-    expect(add).to_be_enabled()
-    add.click()
-    dialog = page.get_by_role("dialog")
-    dialog.get_by_label("Group name").fill("mig")
-    dialog.get_by_role("button", name=re.compile("^Instance type")).click()
-    page.keyboard.type(P4D)  # the list filters as a user types; the catalog may still be loading
-    option = page.get_by_role("option").filter(has_text=P4D).first
-    expect(option).to_be_visible(timeout=60_000)
-    pick(page, option)
+    dialog = add_group_dialog(page, "mig", P4D)
     dialog.get_by_role("button", name=re.compile("^GPU partitions")).click()
     layouts = page.get_by_role("option")
     expect(layouts.filter(has_text="Every GPU as mig-1g.5gb")).to_contain_text("7 per GPU, 56 per node")

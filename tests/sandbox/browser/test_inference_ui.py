@@ -10,9 +10,9 @@ import re
 import secrets
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
-from tests.sandbox.browser.conftest import App, operation_succeeded
+from tests.sandbox.browser.conftest import App, as_role, operation_succeeded
 from tests.sandbox.browser.selects import pick
 from tests.sandbox.browser.test_web_ui import choose
 from tests.sandbox.clusters import cluster_body
@@ -57,6 +57,20 @@ def delete_from_its_dialog(page: Page, shot) -> None:
     dialog.get_by_role("button", name="Delete endpoint").click()
 
 
+def _deployed_ready(page: Page, real: App, cluster: str, endpoint: str, shot, axe, step: str) -> Locator:
+    """The form as filled (screenshot ``step``) breaks no accessibility rule and deploys: its operation succeeds,
+    and the Inference tab then lists the endpoint Ready; its row (select it only after reading it: the selected
+    endpoint's pods table has rows that name it too)."""
+    shot(page, step, full_page=True)
+    assert axe(page) == []
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    operation_succeeded(page)
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    row = page.get_by_role("row").filter(has_text=endpoint)
+    expect(row).to_contain_text("Ready")
+    return row
+
+
 def _shows_no_endpoints(page: Page, real: App, cluster: str) -> None:
     """The cluster's Inference tab lists no endpoint."""
     page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
@@ -76,8 +90,7 @@ def _answers_from_the_gpu_node(page: Page, message: str, shot_name: str, shot, a
 
 @pytest.fixture
 def operator_page(real: App, page: Page) -> Page:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
-    return page
+    return as_role(real, page, "operator")
 
 
 def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
@@ -88,14 +101,7 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     page.get_by_label("Endpoint name").fill("chat")
     choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("GPUs per replica").fill("1")
-    shot(page, "form", full_page=True)
-    assert axe(page) == []
-    page.get_by_role("button", name="Deploy", exact=True).click()
-    operation_succeeded(page)
-
-    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
-    row = page.get_by_role("row").filter(has_text="chat")
-    expect(row).to_contain_text("Ready")
+    row = _deployed_ready(page, real, provisioned, "chat", shot, axe, "form")
     expect(row).to_contain_text("1/1")
     expect(row).to_contain_text("http://chat.default.svc.cluster.local:8000")
     row.get_by_role("radio").check()
@@ -130,15 +136,8 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     page.get_by_text("Collect metrics").click()
     page.get_by_label("Metrics port").fill("8000")
     page.get_by_label("Scrape interval (s)").fill("30")
-    shot(page, "managed-form", full_page=True)
-    assert axe(page) == []
-    page.get_by_role("button", name="Deploy", exact=True).click()
-    operation_succeeded(page)
-
-    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
-    row = page.get_by_role("row").filter(has_text="qwen-managed")
+    row = _deployed_ready(page, real, cluster, "qwen-managed", shot, axe, "managed-form")
     expect(row).to_contain_text("managed")
-    expect(row).to_contain_text("Ready")
     expect(row).to_contain_text("1/1")
     row.get_by_role("radio").check()
     model = page.get_by_text("Model", exact=True).locator("xpath=..")
@@ -209,15 +208,7 @@ def test_a_prefill_decode_endpoint_from_the_form_shows_each_side_and_answers(
     page.get_by_text("Disaggregate prefill and decode").click()
     page.get_by_label("Prefill workers").fill("1")
     page.get_by_label("GPUs per prefill worker").fill("1")
-    shot(page, "pd-form", full_page=True)
-    assert axe(page) == []
-    page.get_by_role("button", name="Deploy", exact=True).click()
-    operation_succeeded(page)
-
-    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
-    row = page.get_by_role("row").filter(has_text="pd-chat")
-    expect(row).to_contain_text("Ready")
-    row.get_by_role("radio").check()
+    _deployed_ready(page, real, cluster, "pd-chat", shot, axe, "pd-form").get_by_role("radio").check()
     pods = page.get_by_role("table").filter(has_text="Node")
     for role in ("prefill worker", "decode worker", "SGLang router"):
         expect(pods).to_contain_text(role)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App, operation_succeeded
-from tests.sandbox.browser.selects import pick
+from tests.sandbox.browser.selects import add_group_dialog, pick
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
@@ -140,16 +140,7 @@ def test_a_flexible_group_with_a_minimum_and_patching_from_the_wizard(
     page, tab = signed_in, f"{app.url}/clusters/{hyperpod_cluster}?tab=instance-groups"
     try:
         page.goto(tab)
-        add = page.get_by_role("button", name="Add group")
-        expect(add).to_be_enabled()  # the cluster is read as InService (the first load of the console can be slow)
-        add.click()
-        dialog = page.get_by_role("dialog")
-        dialog.get_by_label("Group name").fill("ui-flex")
-        dialog.get_by_role("button", name=re.compile("^Instance type")).click()
-        page.keyboard.type(first)  # the list filters as a user types; the catalog may still be loading
-        option = page.get_by_role("option").filter(has_text=first).first
-        expect(option).to_be_visible(timeout=60_000)
-        pick(page, option)
+        dialog = add_group_dialog(page, "ui-flex", first)
         dialog.get_by_role("button", name=re.compile("^Fallback instance types")).click()
         page.keyboard.type(second)
         page.get_by_role("option").filter(has_text=second).first.click()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.browser.test_web_ui import choose
 from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, recipe_inputs, submit
 
@@ -30,7 +30,7 @@ def real(sandbox) -> App:
 
 def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: Page, sandbox, shot, axe) -> None:
     recipe_inputs(sandbox, "pytorch-torchrun", "ui-torchrun")  # the form's first recipe runs jobs/<job>/train.py
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+    as_role(real, page, "operator")
     page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
     expect(page.get_by_role("heading", name="Submit a job")).to_be_visible()
     page.get_by_role("textbox", name="Job name", exact=True).fill("ui-torchrun")
@@ -82,7 +82,7 @@ def _steps(text: str) -> list[int]:
 
 
 def _open_job(real: App, page: Page, job: str) -> tuple[Locator, Locator]:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+    as_role(real, page, "operator")
     page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
     page.get_by_role("button", name=job).click()
     return page.get_by_test_id("job-log"), page.get_by_test_id("job-log-transport")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.browser.conftest import App, operation_succeeded
+from tests.sandbox.browser.conftest import App, as_role, operation_succeeded
 from tests.sandbox.jobs_support import NAME, custom_job, log_interval, ready_cluster, submit
 from tests.sandbox.metrics_support import ADDON
 
@@ -33,7 +33,7 @@ def _without_add_on(sandbox) -> None:
 
 
 def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page: Page, sandbox, shot) -> None:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    as_role(real, page)
     _without_add_on(sandbox)
     page.goto(f"{real.url}/clusters/{NAME}")
     empty = page.get_by_test_id("metrics-empty").first

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.sandbox.browser.conftest import App
 from tests.sandbox.browser.selects import pick
@@ -37,6 +37,38 @@ def faulty(sandbox) -> tuple[str, str]:
         assert done["status"] == "SUCCEEDED", done
         node_id = sorted(n["nodeId"] for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"])[0]
     return NAME, node_id
+
+
+def _node(sandbox, name: str, where) -> str:
+    """The id of the cluster's first node that ``where`` holds for, as the API lists them."""
+    with sandbox.client("viewer") as c:
+        return next(n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if where(n))
+
+
+def _running_row(page: Page, node_id: str) -> Locator:
+    """The node's row in the Nodes table, once it shows its pods Running."""
+    row = page.get_by_role("table").filter(has_text="Pods").first.get_by_role("row").filter(has_text=node_id)
+    expect(row).to_contain_text("Running")
+    return row
+
+
+def _held_until_data_loss_acknowledged(page: Page, action: str) -> tuple[Locator, Locator]:
+    """``action``'s dialog and its button: the dialog says the node's data is lost for good, and the button stays
+    disabled until that is acknowledged."""
+    page.get_by_role("button", name=action).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("lost for good")
+    confirm = dialog.get_by_role("button", name=action)
+    expect(confirm).to_be_disabled()
+    return dialog, confirm
+
+
+def _all_phases_done(page: Page, heading: str | None = None) -> None:
+    """The confirmed dialog opened the operation it started (named ``heading``), and every phase of it ended."""
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    if heading:
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
 
 
 def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
@@ -88,11 +120,7 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
     expect(page.get_by_text("node-health-status=UnschedulablePendingReplacement").first).to_be_visible()
     shot(page, "faulty-node", full_page=True)
 
-    page.get_by_role("button", name="Replace").click()
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_contain_text("lost for good")
-    confirm = dialog.get_by_role("button", name="Replace")
-    expect(confirm).to_be_disabled()
+    dialog, confirm = _held_until_data_loss_acknowledged(page, "Replace")
     expect(dialog.get_by_role("list", name="What the replace does")).to_have_count(0)  # asked once acknowledged
     dialog.get_by_role("checkbox").check()
     expect(confirm).to_be_enabled()
@@ -101,9 +129,7 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
     expect(plan).to_contain_text("its instance volumes are lost")
     shot(page, "confirm-replace")
     confirm.click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_role("heading", name="Replace nodes")).to_be_visible()
-    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    _all_phases_done(page, "Replace nodes")
 
 
 def test_reboot_and_delete_from_the_tab_each_ask_first(
@@ -112,16 +138,11 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     """Reboot says the pods are interrupted and needs no more; delete needs the data loss acknowledged.
     The rebooted node's detail then shows kubelet's Rebooted event."""
     name, faulted = faulty
-    with sandbox.client("viewer") as c:
-        other = next(
-            n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if n["nodeId"] != faulted
-        )
+    other = _node(sandbox, name, lambda n: n["nodeId"] != faulted)
     page = signed_in
     tab = f"{app.url}/clusters/{name}?tab=nodes"
     page.goto(tab)
-    nodes = page.get_by_role("table").filter(has_text="Pods").first
-    row = nodes.get_by_role("row").filter(has_text=other)
-    expect(row).to_contain_text("Running")
+    row = _running_row(page, other)
     row.get_by_role("checkbox").check()
     page.get_by_role("button", name="Reboot").click()
     dialog = page.get_by_role("dialog")
@@ -129,8 +150,7 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     expect(dialog.get_by_role("checkbox")).to_have_count(0)
     expect(dialog.get_by_role("list", name="What the reboot does")).to_contain_text(f"reboot node {other}")
     dialog.get_by_role("button", name="Reboot").click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    _all_phases_done(page)
 
     page.goto(tab)
     row.get_by_role("checkbox").check()
@@ -139,15 +159,10 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     expect(rebooted).to_contain_text("Warning")
     shot(page, "rebooted-node", full_page=True)
 
-    page.get_by_role("button", name="Delete").click()
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_contain_text("lost for good")
-    confirm = dialog.get_by_role("button", name="Delete")
-    expect(confirm).to_be_disabled()
+    dialog, confirm = _held_until_data_loss_acknowledged(page, "Delete")
     dialog.get_by_role("checkbox").check()
     confirm.click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    _all_phases_done(page)
     page.goto(tab)
     expect(
         page.get_by_role("table").filter(has_text="Pods").first.get_by_role("row").filter(has_text=other)
@@ -160,16 +175,10 @@ def test_move_nodes_from_the_tab_previews_the_plan_then_moves(
     """Move nodes: the selected node, a target group chosen, the data loss acknowledged, the API's dry run
     shown (drain, MoveClusterNodes, wait), then the operation followed to its end."""
     name, _ = faulty
-    with sandbox.client("viewer") as c:
-        node = next(
-            n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if n["instanceGroup"] == "gpu"
-        )
+    node = _node(sandbox, name, lambda n: n["instanceGroup"] == "gpu")
     page = signed_in
     page.goto(f"{app.url}/clusters/{name}?tab=nodes")
-    nodes = page.get_by_role("table").filter(has_text="Pods").first
-    row = nodes.get_by_role("row").filter(has_text=node)
-    expect(row).to_contain_text("Running")
-    row.get_by_role("checkbox").check()
+    _running_row(page, node).get_by_role("checkbox").check()
     page.get_by_role("button", name="Move nodes").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text(f"{node} (from gpu)")
@@ -186,9 +195,7 @@ def test_move_nodes_from_the_tab_previews_the_plan_then_moves(
     shot(page, "confirm-move")
     expect(confirm).to_be_enabled()
     confirm.click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_role("heading", name="Move nodes")).to_be_visible()
-    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    _all_phases_done(page, "Move nodes")
     shot(page, "moved", full_page=True)
     page.goto(f"{app.url}/clusters/{name}?tab=nodes")
     expect(

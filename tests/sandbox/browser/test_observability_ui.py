@@ -9,7 +9,7 @@ import pytest
 from kubernetes import client as k8s
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,7 @@ def _observability(real: App, enabled: bool) -> None:
 
 
 def test_a_gone_pods_log_is_shown_from_cloudwatch_logs(real: App, page: Page, sandbox, shot) -> None:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    as_role(real, page)
     page.goto(f"{real.url}/clusters/{NAME}?tab=features")
     expect(page.get_by_test_id("feature-observability")).to_contain_text(
         "Observability (CloudWatch Container Insights)"

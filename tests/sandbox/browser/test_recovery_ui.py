@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.browser.test_web_ui import choose
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def test_a_capacity_failure_is_recovered_in_another_zone_from_the_console(app: A
     failed = app.wait_operation(asked.json()["operation"]["id"])
     assert failed["status"] == "FAILED", failed
 
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens['admin']!r})")
+    as_role(app, page)
     page.goto(f"{app.url}/operations/{failed['id']}")
     expect(page.get_by_test_id("operation-failure")).to_contain_text("capacity")
     page.get_by_role("button", name="Try another zone").click()

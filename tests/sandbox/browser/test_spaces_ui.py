@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, as_role
 from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ def real(sandbox) -> App:
 
 
 def test_spaces_tab_creates_a_space_lists_it_running_and_stops_and_deletes_it(real: App, page: Page, shot, axe) -> None:
-    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+    as_role(real, page, "operator")
     page.goto(f"{real.url}/clusters/{NAME}?tab=spaces")
     expect(page.get_by_role("heading", name="Create a Space")).to_be_visible()
     page.get_by_role("textbox", name="Space name").fill("ui-notebook")

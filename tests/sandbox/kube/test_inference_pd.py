@@ -8,18 +8,14 @@ from launchpod.domain.inference import manifests
 
 from sandbox.controllers import inference, model_server
 from tests import manifests as schemas
+from tests.inference_bodies import managed_qwen
 
 BODY = {
-    "endpoint": "qwen",
-    "kind": "managed",
-    "instanceType": "ml.g5.12xlarge",
+    **managed_qwen(
+        {"image": "lmcache/vllm-openai:v0.3.7", "gpus": 1, "args": ["--max-model-len", "4096"]},
+        pd={"prefillReplicas": 1, "prefillGpus": 2, "prefillArgs": ["--max-num-seqs", "4"], "routingThreshold": 8},
+    ),
     "replicas": 2,
-    "managed": {
-        "storageName": "shared",
-        "modelPath": "models/Qwen/Qwen3-0.6B",
-        "worker": {"image": "lmcache/vllm-openai:v0.3.7", "gpus": 1, "args": ["--max-model-len", "4096"]},
-        "pd": {"prefillReplicas": 1, "prefillGpus": 2, "prefillArgs": ["--max-num-seqs", "4"], "routingThreshold": 8},
-    },
 }
 
 

@@ -9,28 +9,22 @@ from launchpod.domain.inference import manifests
 
 from sandbox.controllers import keda
 from tests import manifests as schemas
+from tests.inference_bodies import managed_qwen
 
-BODY = {
-    "endpoint": "qwen",
-    "kind": "managed",
-    "instanceType": "ml.g5.12xlarge",
-    "managed": {
-        "storageName": "shared",
-        "modelPath": "models/Qwen/Qwen3-0.6B",
-        "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
-        "autoscaling": {
-            "minReplicas": 1,
-            "maxReplicas": 3,
-            "cloudWatch": {
-                "namespace": "AWS/SageMaker",
-                "metricName": "Invocations",
-                "dimensions": [{"name": "EndpointName", "value": "qwen"}, {"name": "VariantName", "value": "All"}],
-                "targetValue": 10.5,
-                "period": 60,
-            },
+BODY = managed_qwen(
+    {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
+    autoscaling={
+        "minReplicas": 1,
+        "maxReplicas": 3,
+        "cloudWatch": {
+            "namespace": "AWS/SageMaker",
+            "metricName": "Invocations",
+            "dimensions": [{"name": "EndpointName", "value": "qwen"}, {"name": "VariantName", "value": "All"}],
+            "targetValue": 10.5,
+            "period": 60,
         },
     },
-}
+)
 
 
 def _resource() -> dict:

@@ -4,10 +4,8 @@ import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
-import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import Table from '@cloudscape-design/components/table';
 
 import { api } from '../lib/api';
 import { useAction } from '../lib/useAction';
@@ -15,6 +13,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import Status from './Status';
 
 export default function DependenciesTab({ cluster, ready }: { cluster: string; ready: boolean }) {
@@ -37,43 +36,29 @@ export default function DependenciesTab({ cluster, ready }: { cluster: string; r
     <SpaceBetween size="m">
       <ErrorAlert error={error} />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
-      <Table
-        variant="container"
-        wrapLines
-        items={items}
-        loading={loading && !data}
-        loadingText="Loading dependencies"
+      <ListTable what="dependencies" fetched={{ data, loading, reload }}
         trackBy="name"
-        empty={<Box textAlign="center">No dependencies are pinned.</Box>}
-        header={
-          <Header
-            variant="h2"
-            counter={data ? `(${items.length})` : undefined}
-            description={
-              data
-                ? `Pinned by manifest ${data.manifestVersion}. ${missing ? `${missing} required not installed. ` : ''}${drifted ? `${drifted} not at the pinned version.` : ''}`
-                : 'EKS add-ons and Kubernetes manifests the HyperPod operators need, at pinned versions.'
-            }
-            actions={
-              <SpaceBetween direction="horizontal" size="xs" alignItems="center">
-                <Checkbox checked={includeOptional} onChange={({ detail }) => setIncludeOptional(detail.checked)}>
-                  Include optional
-                </Checkbox>
-                <Button iconName="refresh" ariaLabel="Refresh dependencies" onClick={() => void reload()} />
-                <Button
-                  variant="primary"
-                  loading={busy}
-                  disabled={!ready || !can('admin')}
-                  disabledReason={!ready ? 'The EKS control plane must be ACTIVE first.' : 'Installing dependencies needs the admin role.'}
-                  onClick={() => void reconcile()}
-                >
-                  Install or update
-                </Button>
-              </SpaceBetween>
-            }
+        empty="No dependencies are pinned."
+        description={
+          data
+            ? `Pinned by manifest ${data.manifestVersion}. ${missing ? `${missing} required not installed. ` : ''}${drifted ? `${drifted} not at the pinned version.` : ''}`
+            : 'EKS add-ons and Kubernetes manifests the HyperPod operators need, at pinned versions.'
+        }
+        before={
+          <Checkbox checked={includeOptional} onChange={({ detail }) => setIncludeOptional(detail.checked)}>
+            Include optional
+          </Checkbox>
+        }
+        actions={
+          <Button
+            variant="primary"
+            loading={busy}
+            disabled={!ready || !can('admin')}
+            disabledReason={!ready ? 'The EKS control plane must be ACTIVE first.' : 'Installing dependencies needs the admin role.'}
+            onClick={() => void reconcile()}
           >
-            Dependencies
-          </Header>
+            Install or update
+          </Button>
         }
         columnDefinitions={[
           { id: 'name', header: 'Name', isRowHeader: true, cell: (item) => item.name },

@@ -41,6 +41,7 @@ import EndpointSharingFields, { partitionChoices } from './EndpointSharingFields
 import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import Status from './Status';
 
 const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const satisfies readonly DeployForm['routing'][];
@@ -102,6 +103,17 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
     </FormField>
   );
 
+  const segments = <K extends 'kind' | 'service' | 'parallelism' | 'autoscale'>(
+    label: string,
+    key: K,
+    options: { id: DeployForm[K]; text: string }[],
+    hint?: string,
+  ) => (
+    <FormField label={label} description={hint}>
+      <SegmentedControl selectedId={form[key]} onChange={({ detail }) => set({ [key]: detail.selectedId } as Partial<DeployForm>)} options={options} />
+    </FormField>
+  );
+
   const submit = () =>
     run(async () => {
       const { data } = await inferenceApi.deploy(cluster, deployBody(form));
@@ -118,17 +130,11 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
         }
       >
         <SpaceBetween size="m">
-          <FormField label="Kind">
-            <SegmentedControl
-              selectedId={form.kind}
-              onChange={({ detail }) => set({ kind: detail.selectedId as DeployForm['kind'] })}
-              options={[
-                { id: 'container', text: 'Container (vLLM, SGLang, ...)' },
-                { id: 'managed', text: 'Managed (inference operator)' },
-                { id: 'jumpstart', text: 'JumpStart model' },
-              ]}
-            />
-          </FormField>
+          {segments('Kind', 'kind', [
+            { id: 'container', text: 'Container (vLLM, SGLang, ...)' },
+            { id: 'managed', text: 'Managed (inference operator)' },
+            { id: 'jumpstart', text: 'JumpStart model' },
+          ])}
           <ColumnLayout columns={3}>
             {text('Endpoint name', 'endpoint')}
             {pick('Instance type', 'instanceType', typeOptions, 'the instance type of one of the cluster\'s groups')}
@@ -144,17 +150,11 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           <EndpointSharingFields cluster={cluster} form={form} set={set} groups={groups.data?.items ?? []} fields={fields} />
           {form.kind === 'container' && (
             <ColumnLayout columns={2}>
-              <FormField label="Service">
-                <SegmentedControl
-                  selectedId={form.service}
-                  onChange={({ detail }) => set({ service: detail.selectedId as DeployForm['service'] })}
-                  options={[
-                    { id: 'clusterIP', text: 'In-cluster (ClusterIP)' },
-                    { id: 'loadBalancer', text: 'Load balancer (NLB)' },
-                    { id: 'modelPool', text: 'Model pool' },
-                  ]}
-                />
-              </FormField>
+              {segments('Service', 'service', [
+                { id: 'clusterIP', text: 'In-cluster (ClusterIP)' },
+                { id: 'loadBalancer', text: 'Load balancer (NLB)' },
+                { id: 'modelPool', text: 'Model pool' },
+              ])}
               <FormField
                 label="Router"
                 description="SGLang images only. In a model pool the router follows the workers assigned to this endpoint."
@@ -174,18 +174,8 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                 'SGLang images: more than 1 spreads one copy of the model over that many nodes (replicas 1)',
                 fields['container.multiNode.nodes'] ?? fields['container.multiNode'],
               )}
-              {form.nodes > 1 && (
-                <FormField label="Parallelism" description="Tensor: every GPU of every node; pipeline: one stage per node">
-                  <SegmentedControl
-                    selectedId={form.parallelism}
-                    onChange={({ detail }) => set({ parallelism: detail.selectedId as DeployForm['parallelism'] })}
-                    options={[
-                      { id: 'tensor', text: 'Tensor' },
-                      { id: 'pipeline', text: 'Pipeline' },
-                    ]}
-                  />
-                </FormField>
-              )}
+              {form.nodes > 1 &&
+                segments('Parallelism', 'parallelism', [{ id: 'tensor', text: 'Tensor' }, { id: 'pipeline', text: 'Pipeline' }], 'Tensor: every GPU of every node; pipeline: one stage per node')}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
@@ -242,18 +232,8 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
               {form.metrics && number('Scrape interval (s)', 'metricsInterval')}
             </ColumnLayout>
           )}
-          {form.kind === 'managed' && (
-            <FormField label="Autoscaling" description="The inference operator's KEDA sets the replicas from a CloudWatch metric it reads as its role.">
-              <SegmentedControl
-                selectedId={form.autoscale}
-                onChange={({ detail }) => set({ autoscale: detail.selectedId as DeployForm['autoscale'] })}
-                options={[
-                  { id: 'none', text: 'Fixed replicas' },
-                  { id: 'cloudWatch', text: 'CloudWatch metric' },
-                ]}
-              />
-            </FormField>
-          )}
+          {form.kind === 'managed' &&
+            segments('Autoscaling', 'autoscale', [{ id: 'none', text: 'Fixed replicas' }, { id: 'cloudWatch', text: 'CloudWatch metric' }], "The inference operator's KEDA sets the replicas from a CloudWatch metric it reads as its role.")}
           {form.kind === 'managed' && form.autoscale === 'cloudWatch' && (
             <ColumnLayout columns={3}>
               {text('Metric namespace', 'cwNamespace', 'for example AWS/SageMaker')}
@@ -453,12 +433,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
   const chosen = items.find((e) => e.endpoint === selected) ?? null;
   return (
     <SpaceBetween size="l">
-      <Table
-        wrapLines
-        variant="container"
-        items={items}
-        loading={loading && !data}
-        loadingText="Reading endpoints"
+      <ListTable what="endpoints" fetched={{ data, loading, reload }}
         trackBy="endpoint"
         selectionType="single"
         selectedItems={chosen ? [chosen] : []}
@@ -468,12 +443,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
           itemSelectionLabel: (_, e) => `Select ${e.endpoint}`,
           allItemsSelectionLabel: () => 'Select all',
         }}
-        empty={<Box textAlign="center">No endpoints yet: deploy one below.</Box>}
-        header={
-          <Header variant="h2" counter={`(${items.length})`} actions={<Button iconName="refresh" ariaLabel="Refresh endpoints" onClick={() => void reload()} />}>
-            Endpoints
-          </Header>
-        }
+        empty="No endpoints yet: deploy one below."
         columnDefinitions={[
           { id: 'endpoint', header: 'Endpoint', cell: (e) => e.endpoint, isRowHeader: true },
           { id: 'kind', header: 'Kind', cell: (e) => e.kind },

@@ -8,7 +8,6 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import FormField from '@cloudscape-design/components/form-field';
-import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
@@ -16,7 +15,6 @@ import Multiselect from '@cloudscape-design/components/multiselect';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import Wizard from '@cloudscape-design/components/wizard';
 
 import { api, plan } from '../lib/api';
@@ -42,6 +40,7 @@ import AutoscalingSection from './AutoscalingSection';
 import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import EditGroupModal from './EditGroupModal';
 import MigLayoutField from './MigLayoutField';
 import GroupPatchingStep from './GroupPatchingStep';
@@ -306,36 +305,22 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
   return (
     <SpaceBetween size="m">
       <ErrorAlert error={ready ? error : null} />
-      <Table
-        variant="container"
-        wrapLines
-        items={items}
-        loading={loading && !data}
-        loadingText="Loading instance groups"
+      <ListTable what="instance groups" fetched={{ data, loading, reload }}
         trackBy="instanceGroup"
         selectionType="single"
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{ itemSelectionLabel: (_, item) => item.instanceGroup, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
-        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}</Box>}
-        header={
-          <Header
-            variant="h2"
-            counter={data ? `(${items.length})` : undefined}
-            description="HyperPod instance groups. Capacity type, NIC mode, instance type and subnet are fixed for the life of a group."
-            actions={
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button iconName="refresh" ariaLabel="Refresh instance groups" onClick={() => void reload()} />
-                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
-                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('edit')}>Edit</Button>
-                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
-                <Button disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('software')}>Update software</Button>
-                <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
-              </SpaceBetween>
-            }
-          >
-            Instance groups
-          </Header>
+        empty={ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}
+        description="HyperPod instance groups. Capacity type, NIC mode, instance type and subnet are fixed for the life of a group."
+        actions={
+          <>
+            <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
+            <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('edit')}>Edit</Button>
+            <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
+            <Button disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('software')}>Update software</Button>
+            <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
+          </>
         }
         // Seven columns, what belongs together in one cell (the group and its checks, type and NIC, image and
         // patching, zone and subnet): thirteen ran past the card at 1280 px and cut the zone and subnet off.

@@ -32,6 +32,7 @@ import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ConfirmAction from './ConfirmAction';
 import { NcclDiagnosis } from './Diagnoses';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
 import Status from './Status';
@@ -467,19 +468,9 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
           void reload();
         }}
       />
-      <Table
-        wrapLines
-        variant="container"
-        header={
-          <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh jobs" onClick={() => void reload()} />}>
-            Jobs
-          </Header>
-        }
-        items={data?.items ?? []}
-        loading={loading && !data}
-        loadingText="Reading jobs"
+      <ListTable what="jobs" fetched={{ data, loading, reload }}
         trackBy="jobName"
-        empty={<Box textAlign="center">No training jobs.</Box>}
+        empty="No training jobs."
         columnDefinitions={[
           {
             id: 'name',

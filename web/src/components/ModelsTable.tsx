@@ -6,11 +6,8 @@ import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
-import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 
 import { api, plan } from '../lib/api';
 import { formatBytes, modelsApi } from '../lib/models';
@@ -18,6 +15,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 
 // Hugging Face repo ids: <owner>/<name> of letters, digits, '-', '_' and '.'.
 const REPO = /^[\w.-]+\/[\w.-]+$/;
@@ -95,34 +93,14 @@ export default function ModelsTable({ cluster }: { cluster: string }) {
   const [downloading, setDownloading] = useState(false);
   return (
     <div data-testid="models-table">
-      <Table
-        variant="container"
-        wrapLines
-        items={data?.items ?? []}
-        loading={loading && !data}
-        loadingText="Loading models"
+      <ListTable what="models" fetched={{ data, loading, reload }}
         trackBy="path"
-        empty={<Box textAlign="center">No models downloaded. Choose Download model, or put one under models/ of an S3 storage.</Box>}
-        header={
-          <Header
-            variant="h2"
-            counter={data ? `(${data.items.length})` : undefined}
-            description="Model folders under models/ of each S3 storage"
-            actions={
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button iconName="refresh" ariaLabel="Refresh models" onClick={() => void reload()} />
-                <Button
-                  disabled={!can('operator')}
-                  disabledReason="Downloading models needs the operator role."
-                  onClick={() => setDownloading(true)}
-                >
-                  Download model
-                </Button>
-              </SpaceBetween>
-            }
-          >
-            Models
-          </Header>
+        empty="No models downloaded. Choose Download model, or put one under models/ of an S3 storage."
+        description="Model folders under models/ of each S3 storage"
+        actions={
+          <Button disabled={!can('operator')} disabledReason="Downloading models needs the operator role." onClick={() => setDownloading(true)}>
+            Download model
+          </Button>
         }
         columnDefinitions={[
           { id: 'repoId', header: 'Model', isRowHeader: true, cell: (item) => item.repoId },

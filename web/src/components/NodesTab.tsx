@@ -29,6 +29,7 @@ import { useSession } from '../session';
 import { ConfirmOperation } from './ConfirmAction';
 import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import MoveNodes from './MoveNodes';
 import MetricsCharts from './MetricsCharts';
 import { DryRunPlan } from './PlanSteps';
@@ -331,48 +332,34 @@ export default function NodesTab({ cluster }: { cluster: string }) {
   return (
     <SpaceBetween size="l">
       <ErrorAlert error={error} />
-      <Table
-        variant="container"
-        wrapLines
+      <ListTable what="nodes" fetched={{ data, loading, reload }}
         trackBy="nodeId"
         selectionType="multi"
         selectedItems={selected}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{ selectionGroupLabel: 'Nodes', itemSelectionLabel: (_, n) => n.nodeId, allItemsSelectionLabel: () => 'All nodes' }}
-        items={data?.items ?? []}
-        loading={loading && !data}
-        loadingText="Loading nodes"
-        empty={<Box textAlign="center">No HyperPod nodes.</Box>}
-        header={
-          <Header
-            variant="h2"
-            counter={data ? `(${data.items.length})` : undefined}
-            description="HyperPod's instances joined with their Kubernetes nodes and the health agent's verdict."
-            actions={
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button iconName="refresh" ariaLabel="Refresh nodes" onClick={() => void reload()} />
-                <Button
-                  disabled={!ids.length || !can('admin')}
-                  disabledReason={!ids.length ? 'Select nodes first.' : 'Health checks need the admin role.'}
-                  onClick={() => setChecking(true)}
-                >
-                  Run health checks
-                </Button>
-                <Button
-                  disabled={!can('admin') || !oneGroup}
-                  disabledReason={!can('admin') ? 'Moving nodes needs the admin role.' : 'Select nodes of one group.'}
-                  onClick={() => setMoving(true)}
-                >
-                  Move nodes
-                </Button>
-                {button('reboot', 'Reboot')}
-                {button('replace', 'Replace')}
-                {button('delete', 'Delete')}
-              </SpaceBetween>
-            }
-          >
-            Nodes
-          </Header>
+        empty="No HyperPod nodes."
+        description="HyperPod's instances joined with their Kubernetes nodes and the health agent's verdict."
+        actions={
+          <>
+            <Button
+              disabled={!ids.length || !can('admin')}
+              disabledReason={!ids.length ? 'Select nodes first.' : 'Health checks need the admin role.'}
+              onClick={() => setChecking(true)}
+            >
+              Run health checks
+            </Button>
+            <Button
+              disabled={!can('admin') || !oneGroup}
+              disabledReason={!can('admin') ? 'Moving nodes needs the admin role.' : 'Select nodes of one group.'}
+              onClick={() => setMoving(true)}
+            >
+              Move nodes
+            </Button>
+            {button('reboot', 'Reboot')}
+            {button('replace', 'Replace')}
+            {button('delete', 'Delete')}
+          </>
         }
         columnDefinitions={[
           // the group and type under the node, Kubernetes' Ready under HyperPod's status: nine columns ran past

@@ -15,7 +15,6 @@ import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 
 import { ApiError, api, plan } from '../lib/api';
 import { IDES, ideTitle, spacesApi } from '../lib/spaces';
@@ -24,6 +23,7 @@ import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import Status from './Status';
 
 const MOVING = ['Starting', 'Stopping', 'Deleting'];
@@ -175,19 +175,9 @@ export default function SpacesTab({ cluster, ready }: { cluster: string; ready: 
   return (
     <SpaceBetween size="l">
       <CreateSpace cluster={cluster} onCreated={() => void reload()} />
-      <Table
-        wrapLines
-        variant="container"
-        header={
-          <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh Spaces" onClick={() => void reload()} />}>
-            Spaces
-          </Header>
-        }
-        items={data?.items ?? []}
-        loading={loading && !data}
-        loadingText="Reading Spaces"
+      <ListTable what="Spaces" fetched={{ data, loading, reload }}
         trackBy="spaceName"
-        empty={<Box textAlign="center">No Spaces yet.</Box>}
+        empty="No Spaces yet."
         columnDefinitions={[
           { id: 'name', header: 'Space', isRowHeader: true, cell: (s) => s.displayName },
           { id: 'owner', header: 'Owner', cell: (s) => s.owner ?? '-' },

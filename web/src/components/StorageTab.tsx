@@ -21,6 +21,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import ErrorAlert from './ErrorAlert';
+import ListTable from './ListTable';
 import ModelsTable from './ModelsTable';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
@@ -171,23 +172,9 @@ export default function StorageTab({ cluster, ready }: { cluster: string; ready:
       <ErrorAlert error={error} />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       <div data-testid="storage-table">
-        <Table
-          variant="container"
-          wrapLines
-          items={data?.items ?? []}
-          loading={loading && !data}
-          loadingText="Loading storage"
+        <ListTable what="storage" fetched={{ data, loading, reload }}
           trackBy="storageName"
-          empty={<Box textAlign="center">No storage configured.</Box>}
-          header={
-            <Header
-              variant="h2"
-              counter={data ? `(${data.items.length})` : undefined}
-              actions={<Button iconName="refresh" ariaLabel="Refresh storage" onClick={() => void reload()} />}
-            >
-              Storage
-            </Header>
-          }
+          empty="No storage configured."
           columnDefinitions={[
             { id: 'name', header: 'Name', isRowHeader: true, cell: (item) => item.storageName },
             { id: 'namespace', header: 'Namespace', cell: (item) => item.namespace },

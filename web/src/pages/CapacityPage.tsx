@@ -6,7 +6,6 @@ import { type ReactNode, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
@@ -17,6 +16,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
 import ErrorAlert from '../components/ErrorAlert';
+import PageLayout from '../components/PageLayout';
 import ExtendPlanModal from '../components/ExtendPlanModal';
 import Link from '../components/Link';
 import PlanSteps from '../components/PlanSteps';
@@ -282,17 +282,14 @@ function OfferingSearch() {
 
 export default function CapacityPage() {
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description="Training plans reserve HyperPod instances for a window, paid upfront; an instance group runs on one.">
-          Capacity
-        </Header>
-      }
+    <PageLayout
+      title="Capacity"
+      description="Training plans reserve HyperPod instances for a window, paid upfront; an instance group runs on one."
     >
       <SpaceBetween size="l">
         <PlansTable />
         <OfferingSearch />
       </SpaceBetween>
-    </ContentLayout>
+    </PageLayout>
   );
 }

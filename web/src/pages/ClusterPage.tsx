@@ -4,7 +4,6 @@ import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -26,6 +25,7 @@ import JobsTab from '../components/JobsTab';
 import SpacesTab from '../components/SpacesTab';
 import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
+import PageLayout from '../components/PageLayout';
 import MetricsCharts, { IdleCapacity } from '../components/MetricsCharts';
 import InstanceGroupsTab from '../components/InstanceGroupsTab';
 import NodesTab from '../components/NodesTab';
@@ -314,47 +314,41 @@ export default function ClusterPage() {
   );
 
   return (
-    <ContentLayout
+    <PageLayout
       breadcrumbs={breadcrumbs}
-      header={
-        <Header
-          variant="h1"
-          description={cluster ? `${cluster.region} · ${cluster.source === 'imported' ? 'imported' : 'created by Launchpod'}${cluster.createdAt ? ` · ${formatTime(cluster.createdAt)}` : ''}` : undefined}
-          info={name === activeCluster ? <Badge color="blue">Active</Badge> : undefined}
-          actions={
-            <SpaceBetween direction="horizontal" size="xs">
-              <Button iconName="refresh" ariaLabel="Refresh cluster" onClick={() => void reload()} />
-              <Button disabled={name === activeCluster || !cluster} onClick={() => setActiveCluster(name)}>
-                Set as active
-              </Button>
-              <ButtonDropdown
-                disabled={!cluster || !can('admin')}
-                disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
-                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod' | 'create-hyperpod')}
-                items={[
-                  { id: 'phase', text: 'Run a provisioning phase again' },
-                  {
-                    id: 'create-hyperpod',
-                    text: 'Create HyperPod cluster',
-                    disabled: cluster?.hyperpod.status !== 'NOT_CREATED',
-                    disabledReason: 'This cluster has its HyperPod cluster.',
-                  },
-                  {
-                    id: 'hyperpod',
-                    text: 'Delete HyperPod cluster',
-                    disabled: cluster?.hyperpod.status === 'NOT_CREATED',
-                    disabledReason: 'This cluster has no HyperPod cluster.',
-                  },
-                  { id: 'delete', text: 'Delete cluster' },
-                ]}
-              >
-                Actions
-              </ButtonDropdown>
-            </SpaceBetween>
-          }
-        >
-          {name}
-        </Header>
+      title={name}
+      description={cluster ? `${cluster.region} · ${cluster.source === 'imported' ? 'imported' : 'created by Launchpod'}${cluster.createdAt ? ` · ${formatTime(cluster.createdAt)}` : ''}` : undefined}
+      info={name === activeCluster ? <Badge color="blue">Active</Badge> : undefined}
+      actions={
+        <SpaceBetween direction="horizontal" size="xs">
+          <Button iconName="refresh" ariaLabel="Refresh cluster" onClick={() => void reload()} />
+          <Button disabled={name === activeCluster || !cluster} onClick={() => setActiveCluster(name)}>
+            Set as active
+          </Button>
+          <ButtonDropdown
+            disabled={!cluster || !can('admin')}
+            disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
+            onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod' | 'create-hyperpod')}
+            items={[
+              { id: 'phase', text: 'Run a provisioning phase again' },
+              {
+                id: 'create-hyperpod',
+                text: 'Create HyperPod cluster',
+                disabled: cluster?.hyperpod.status !== 'NOT_CREATED',
+                disabledReason: 'This cluster has its HyperPod cluster.',
+              },
+              {
+                id: 'hyperpod',
+                text: 'Delete HyperPod cluster',
+                disabled: cluster?.hyperpod.status === 'NOT_CREATED',
+                disabledReason: 'This cluster has no HyperPod cluster.',
+              },
+              { id: 'delete', text: 'Delete cluster' },
+            ]}
+          >
+            Actions
+          </ButtonDropdown>
+        </SpaceBetween>
       }
     >
       <SpaceBetween size="l">
@@ -376,6 +370,6 @@ export default function ClusterPage() {
       {dialog === 'phase' ? <RunPhase name={name} onClose={() => setDialog(null)} /> : null}
       {dialog === 'hyperpod' && cluster ? <DeleteHyperPod cluster={cluster} onClose={() => setDialog(null)} /> : null}
       {dialog === 'create-hyperpod' ? <CreateHyperPod name={name} onClose={() => setDialog(null)} /> : null}
-    </ContentLayout>
+    </PageLayout>
   );
 }

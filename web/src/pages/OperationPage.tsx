@@ -7,7 +7,6 @@ import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
@@ -21,6 +20,7 @@ import Textarea from '@cloudscape-design/components/textarea';
 
 import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
+import PageLayout from '../components/PageLayout';
 import HyperPodAgain from '../components/HyperPodAgain';
 import Link from '../components/Link';
 import PhaseSteps from '../components/PhaseSteps';
@@ -86,59 +86,53 @@ export default function OperationPage() {
   const ended = finished ? operation.updatedAt : null;
 
   return (
-    <ContentLayout
+    <PageLayout
       breadcrumbs={breadcrumbs}
-      header={
-        <Header
-          variant="h1"
-          description={
-            <>
-              On cluster <Link href={`/clusters/${encodeURIComponent(operation.target)}`}>{operation.target}</Link> · {operation.id}
-            </>
-          }
-          info={
-            <Box margin={{ left: 'xs' }} display="inline-block">
-              {finished ? null : transport === 'websocket' ? (
-                <StatusIndicator type="success" iconAriaLabel="Live">Live</StatusIndicator>
-              ) : transport === 'polling' ? (
-                <StatusIndicator type="pending">Refreshing every 2 s</StatusIndicator>
-              ) : (
-                <StatusIndicator type="loading">Connecting</StatusIndicator>
-              )}
-            </Box>
-          }
-          actions={
-            <SpaceBetween direction="horizontal" size="xs">
-              {!finished ? (
-                <Button disabled={!can('operator')} disabledReason="Cancelling needs the operator role." onClick={() => setCancelOpen(true)}>
-                  Cancel operation
-                </Button>
-              ) : null}
-              {hyperpodAsk ? (
-                <Button
-                  disabled={!can('admin')}
-                  disabledReason="Creating HyperPod needs the admin role."
-                  onClick={() => setAgainOpen(true)}
-                >
-                  Try another zone
-                </Button>
-              ) : null}
-              {retryable ? (
-                <Button
-                  variant="primary"
-                  loading={busy === 'retry'}
-                  disabled={!can('operator')}
-                  disabledReason="Retrying needs the operator role."
-                  onClick={() => void retry()}
-                >
-                  Retry from failed phase
-                </Button>
-              ) : null}
-            </SpaceBetween>
-          }
-        >
-          {kindTitle(operation.kind)}
-        </Header>
+      title={kindTitle(operation.kind)}
+      description={
+        <>
+          On cluster <Link href={`/clusters/${encodeURIComponent(operation.target)}`}>{operation.target}</Link> · {operation.id}
+        </>
+      }
+      info={
+        <Box margin={{ left: 'xs' }} display="inline-block">
+          {finished ? null : transport === 'websocket' ? (
+            <StatusIndicator type="success" iconAriaLabel="Live">Live</StatusIndicator>
+          ) : transport === 'polling' ? (
+            <StatusIndicator type="pending">Refreshing every 2 s</StatusIndicator>
+          ) : (
+            <StatusIndicator type="loading">Connecting</StatusIndicator>
+          )}
+        </Box>
+      }
+      actions={
+        <SpaceBetween direction="horizontal" size="xs">
+          {!finished ? (
+            <Button disabled={!can('operator')} disabledReason="Cancelling needs the operator role." onClick={() => setCancelOpen(true)}>
+              Cancel operation
+            </Button>
+          ) : null}
+          {hyperpodAsk ? (
+            <Button
+              disabled={!can('admin')}
+              disabledReason="Creating HyperPod needs the admin role."
+              onClick={() => setAgainOpen(true)}
+            >
+              Try another zone
+            </Button>
+          ) : null}
+          {retryable ? (
+            <Button
+              variant="primary"
+              loading={busy === 'retry'}
+              disabled={!can('operator')}
+              disabledReason="Retrying needs the operator role."
+              onClick={() => void retry()}
+            >
+              Retry from failed phase
+            </Button>
+          ) : null}
+        </SpaceBetween>
       }
     >
       <SpaceBetween size="l">
@@ -235,6 +229,6 @@ export default function OperationPage() {
           </FormField>
         </SpaceBetween>
       </Modal>
-    </ContentLayout>
+    </PageLayout>
   );
 }

@@ -5,14 +5,13 @@
 import { useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import FormField from '@cloudscape-design/components/form-field';
-import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import ErrorAlert from '../components/ErrorAlert';
+import PageLayout from '../components/PageLayout';
 import TeamsSection from '../components/TeamsSection';
 import { api } from '../lib/api';
 import { useFetch } from '../lib/useFetch';
@@ -39,7 +38,7 @@ export default function TeamsPage() {
   const names = (data?.items ?? []).map((c) => c.name).sort();
   const cluster = params.get('cluster') || names[0] || '';
   return (
-    <ContentLayout header={<Header variant="h1" description="Each team's guaranteed share, what it uses and what it borrows.">Teams</Header>}>
+    <PageLayout title="Teams" description="Each team's guaranteed share, what it uses and what it borrows.">
       <SpaceBetween size="l">
         <ErrorAlert error={error} />
         <Container>
@@ -58,6 +57,6 @@ export default function TeamsPage() {
           </Container>
         ) : null}
       </SpaceBetween>
-    </ContentLayout>
+    </PageLayout>
   );
 }

@@ -7,7 +7,6 @@ import { useParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -16,6 +15,7 @@ import Table from '@cloudscape-design/components/table';
 
 import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
+import PageLayout from '../components/PageLayout';
 import ExtendPlanModal from '../components/ExtendPlanModal';
 import Link from '../components/Link';
 import Status from '../components/Status';
@@ -85,9 +85,9 @@ export default function TrainingPlanPage() {
   );
   if (!plan) {
     return (
-      <ContentLayout breadcrumbs={breadcrumbs} header={<Header variant="h1">{name}</Header>}>
+      <PageLayout breadcrumbs={breadcrumbs} title={name}>
         {error ? <ErrorAlert error={error} /> : <Spinner size="large" />}
-      </ContentLayout>
+      </PageLayout>
     );
   }
   const extendable = EXTENDABLE.includes(plan.status);
@@ -95,20 +95,14 @@ export default function TrainingPlanPage() {
     ? 'Extending a plan spends money: it needs the admin role.'
     : `${plan.name} is ${plan.status}; only an Active or Scheduled plan is extended.`;
   return (
-    <ContentLayout
+    <PageLayout
       breadcrumbs={breadcrumbs}
-      header={
-        <Header
-          variant="h1"
-          description={`${plan.totalInstanceCount} x ${plan.instanceType ?? 'instances'} reserved in ${plan.availabilityZone ?? 'its zone'}`}
-          actions={
-            <Button disabled={!extendable || !can('admin')} disabledReason={why} onClick={() => setExtending(true)}>
-              Extend
-            </Button>
-          }
-        >
-          {plan.name}
-        </Header>
+      title={plan.name}
+      description={`${plan.totalInstanceCount} x ${plan.instanceType ?? 'instances'} reserved in ${plan.availabilityZone ?? 'its zone'}`}
+      actions={
+        <Button disabled={!extendable || !can('admin')} disabledReason={why} onClick={() => setExtending(true)}>
+          Extend
+        </Button>
       }
     >
       <SpaceBetween size="l">
@@ -142,6 +136,6 @@ export default function TrainingPlanPage() {
           }}
         />
       ) : null}
-    </ContentLayout>
+    </PageLayout>
   );
 }
