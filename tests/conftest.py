@@ -55,12 +55,12 @@ def lambda_context() -> SimpleNamespace:
 
 
 # ---------------------------------------------------------------------------- parallel runs
-# `make test` runs the suite on two pytest-xdist workers (`pytest -n 2 --dist loadgroup --no-loadscope-reorder`);
+# `make test` runs the suite on four pytest-xdist workers (`pytest -n 4 --dist loadgroup --no-loadscope-reorder`);
 # each worker starts its own sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole
 # on one worker: a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session),
 # and the modules sharing the training-job cluster or the inference cluster (tests/sandbox/jobs_support.py and
 # inference_support.py make each once per sandbox, found by name). Each of those two clusters' modules are in two
-# halves, each half able to run alone on a fresh sandbox: the halves run side by side on the two workers, at the
+# halves, each half able to run alone on a fresh sandbox: the halves run side by side on different workers, at the
 # cost of each worker provisioning the cluster once, instead of one worker running them all while the other idles.
 _JOBS_API, _JOBS_CONSOLE = "jobs-cluster:api", "jobs-cluster:console"
 _SERVING, _MODELS = "inference-cluster:serving", "inference-cluster:models"
@@ -95,7 +95,7 @@ _SHARED_GROUPS = {
 }
 
 # The order xdist hands the groups out in: the longest first (minutes each, measured on this 2-core machine), so
-# that what is left at the end is many short units the two workers share evenly. A long unit handed out last leaves
+# that what is left at the end is many short units the workers share evenly. A long unit handed out last leaves
 # the other worker idle while it runs (xdist's own order, by number of tests, started the inference cluster's
 # modules after two hundred quick unit tests). The rest follow: the other sandbox modules (browser ones first),
 # then the unit tests.
