@@ -177,6 +177,7 @@ def install_sfn_fixes() -> None:
     _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
     _install_lambda_error_names()
     _install_status_change_events()
+    _install_stop_of_a_starting_execution()
     _install_jsonata_if_available()
 
 
@@ -203,6 +204,23 @@ def _child_first(build: Any, started: weakref.WeakValueDictionary[str, Any]) -> 
         return resolver
 
     return built
+
+
+def _install_stop_of_a_starting_execution() -> None:
+    """StopExecution right after StartExecution stops the execution, as Step Functions does. moto's worker builds its
+    environment on its own thread after StartExecution answers; a stop that came first met ``env`` None and failed
+    with an AttributeError (a cancel seconds after a start, and 1 run in 4 of the workflow runner's contract test)."""
+    from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
+
+    original = ExecutionWorker.stop
+
+    def stop(self: Any, stop_date: Any, error: Any, cause: Any) -> Any:
+        deadline = time.monotonic() + 5
+        while self.env is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return original(self, stop_date, error, cause)
+
+    patch(ExecutionWorker, "stop", stop)
 
 
 def _install_status_change_events() -> None:

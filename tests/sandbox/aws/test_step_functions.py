@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
+
+from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 
 from sandbox.aws import awslambda
 from tests.sandbox.aws import handlers_for_tests
@@ -311,3 +314,20 @@ def test_a_runtime_error_passes_a_catch_all_that_still_catches_task_errors(clien
     recorded = finished_execution(sfn, caught["executionArn"])
     assert recorded["status"] == "SUCCEEDED"
     assert output_of(recorded) == {"recorded": True}
+
+
+def test_a_stop_right_after_the_start_stops_the_execution(client, state_machine, monkeypatch):
+    """Step Functions stops an execution whatever its worker is doing; moto's worker builds its environment on its
+    own thread after StartExecution answers, here held back a moment as a loaded machine holds it."""
+    original = ExecutionWorker._execution_logic
+
+    def late(self: Any) -> None:
+        time.sleep(0.3)
+        original(self)
+
+    monkeypatch.setattr(ExecutionWorker, "_execution_logic", late)
+    sfn = client("stepfunctions")
+    sm = state_machine({"StartAt": "Wait", "States": {"Wait": {"Type": "Wait", "Seconds": 3600, "End": True}}})
+    arn = sfn.start_execution(stateMachineArn=sm, name="op-stop-at-once")["executionArn"]
+    sfn.stop_execution(executionArn=arn, cause="Cancelled by alice")
+    assert finished_execution(sfn, arn)["status"] == "ABORTED"
