@@ -186,8 +186,11 @@ def _child_first(build: Any, started: weakref.WeakValueDictionary[str, Any]) -> 
 
     moto's resolver calls DescribeExecution through a whole boto3 call at each look (every 20 ms): a third of the
     sandbox's CPU while a cluster provisions, its parent workflow waiting on one child after another. Step Functions
-    learns of a child's end without that cost. Here the resolver is called only once the child is no longer RUNNING,
-    so the parent still reads DescribeExecution's answer, as moto builds it."""
+    "starts an execution of another state machine and waits for it to complete" ("Start a new AWS Step Functions
+    state machine from a running execution", https://docs.aws.amazon.com/step-functions/latest/dg/connect-stepfunctions.html;
+    the Run a Job (.sync) pattern, connect-to-resource.html#connect-sync): the parent moves on when the child ends,
+    with no polling of its own. Here the resolver is called only once the child is no longer RUNNING, so the parent
+    still reads DescribeExecution's answer, as moto builds it, and a child that fails still fails its parent."""
     from moto.stepfunctions.parser.api import ExecutionStatus
 
     def built(self: Any, env: Any, *args: Any, **kwargs: Any) -> Any:
@@ -207,9 +210,12 @@ def _child_first(build: Any, started: weakref.WeakValueDictionary[str, Any]) -> 
 
 
 def _install_stop_of_a_starting_execution() -> None:
-    """StopExecution right after StartExecution stops the execution, as Step Functions does. moto's worker builds its
-    environment on its own thread after StartExecution answers; a stop that came first met ``env`` None and failed
-    with an AttributeError (a cancel seconds after a start, and 1 run in 4 of the workflow runner's contract test)."""
+    """StopExecution right after StartExecution stops the execution, as Step Functions does: "Stops an execution"
+    of a Standard state machine, whatever it is doing (https://docs.aws.amazon.com/step-functions/latest/apireference/
+    API_StopExecution.html; its errors are ExecutionDoesNotExist, InvalidArn and ValidationException, none for an
+    execution that has just started). moto's worker builds its environment on its own thread after StartExecution
+    answers; a stop that came first met ``env`` None and failed with an AttributeError (a cancel seconds after a
+    start, and 1 run in 4 of the workflow runner's contract test)."""
     from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 
     original = ExecutionWorker.stop

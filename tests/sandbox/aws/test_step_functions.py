@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 from typing import Any
 
 from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
@@ -318,14 +318,19 @@ def test_a_runtime_error_passes_a_catch_all_that_still_catches_task_errors(clien
 
 def test_a_stop_right_after_the_start_stops_the_execution(client, state_machine, monkeypatch):
     """Step Functions stops an execution whatever its worker is doing; moto's worker builds its environment on its
-    own thread after StartExecution answers, here held back a moment as a loaded machine holds it."""
-    original = ExecutionWorker._execution_logic
+    own thread after StartExecution answers, here held back until the stop has arrived, as a loaded machine can."""
+    start, stop, stop_asked = ExecutionWorker._execution_logic, ExecutionWorker.stop, threading.Event()
 
-    def late(self: Any) -> None:
-        time.sleep(0.3)
-        original(self)
+    def after_the_stop(self: Any) -> None:
+        stop_asked.wait(30)
+        start(self)
 
-    monkeypatch.setattr(ExecutionWorker, "_execution_logic", late)
+    def asked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        stop_asked.set()
+        return stop(self, *args, **kwargs)
+
+    monkeypatch.setattr(ExecutionWorker, "_execution_logic", after_the_stop)
+    monkeypatch.setattr(ExecutionWorker, "stop", asked)
     sfn = client("stepfunctions")
     sm = state_machine({"StartAt": "Wait", "States": {"Wait": {"Type": "Wait", "Seconds": 3600, "End": True}}})
     arn = sfn.start_execution(stateMachineArn=sm, name="op-stop-at-once")["executionArn"]
