@@ -46,8 +46,11 @@ sandbox: install web
 # one worker, the longest first (tests/conftest.py names the groups and their order). Most of an end-to-end test is
 # waiting on its sandbox's simulated clock and workflows: two workers kept the machine's two cores about half busy
 # (pytest 23:38 on a quiet machine, /usr/bin/time 104% CPU), four finished the same suite in 18:20.
+# The trees are compiled first, once (the machine may set PYTHONDONTWRITEBYTECODE, and then each of the four
+# workers, each sandbox's server and every Lambda environment compiled every module it imported, each time).
 test: install web node chromium
 	cd web && npm test --silent
+	$(BIN)/python -m compileall -q -j 0 -x node_modules functions sandbox mcp_gateway cli tests cdk bench >/dev/null
 	$(BIN)/python -m pytest -q -n 4 --dist loadgroup --no-loadscope-reorder
 
 test-fast: install

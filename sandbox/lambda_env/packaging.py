@@ -6,6 +6,8 @@ import there as it would on Lambda (``Runtime.ImportModuleError``)."""
 
 from __future__ import annotations
 
+import compileall
+import contextlib
 import json
 import subprocess
 import sys
@@ -49,9 +51,21 @@ def layer_distributions() -> set[str]:
     return seen
 
 
+def compiled(code_dir: Path) -> None:
+    """``code_dir`` with bytecode beside each module, as the deployed code asset has it (cdk/build_code.py
+    compiles the asset for the runtime's Python): an environment, whose filesystem is read-only, then reads
+    bytecode at its cold start instead of compiling each module it imports. The sandbox's interpreter is the
+    one its environments run, so it compiles for itself; the pycs are checked against their source's
+    modification time (PEP 552's default), so an edited module is compiled again, never read stale. A
+    checkout the sandbox cannot write to is left as it is (the environments then compile from source)."""
+    with contextlib.suppress(OSError):
+        compileall.compile_dir(code_dir, quiet=2, workers=1)
+
+
 @cache
 def deployment_package(code_dir: Path = CODE_DIR) -> dict[str, Any]:
     """What ``sandbox.lambda_env.runtime.main`` needs to limit an environment to the package and layer."""
+    compiled(code_dir)
     distributions = layer_distributions()
     allowed = {p.name for p in code_dir.iterdir() if (p / "__init__.py").exists()}
     allowed |= {p.stem for p in code_dir.glob("*.py")}

@@ -5,6 +5,7 @@ invocations (sandbox.lambda_env). The handlers here are a small deployment packa
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import textwrap
@@ -282,3 +283,14 @@ def test_the_runtime_hooks_a_module_when_the_function_imports_it_and_not_before(
         assert seen == [wave, wave]
     finally:
         sys.meta_path.remove(runtime._AFTER_IMPORT)
+
+
+def test_the_package_carries_bytecode_for_each_module_as_the_deployed_asset_does(lambdas, package):
+    """The code asset ships compiled modules (cdk/build_code.py), so a cold start reads bytecode instead of
+    compiling on a read-only filesystem; the sandbox's package has it too, current with each module's source."""
+    _answer(lambdas, "count")
+    cached = Path(importlib.util.cache_from_source(str(package / "probe.py")))
+    assert cached.exists()
+    header = cached.read_bytes()[:16]  # PEP 552: magic, flags (0: checked by timestamp), mtime, size
+    assert header[:4] == importlib.util.MAGIC_NUMBER and int.from_bytes(header[4:8], "little") == 0
+    assert int.from_bytes(header[8:12], "little") == int((package / "probe.py").stat().st_mtime)
