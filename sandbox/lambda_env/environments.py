@@ -7,7 +7,8 @@ of your execution environment can handle only one request at a time", Lambda dev
 "Understanding Lambda function scaling"), up to a small cap per function so two cores stay usable.
 
 Processes are forked from a server that has already imported the layer's libraries (boto3, pydantic,
-kubernetes, powertools): what each environment imports itself, and pays for at its cold start, is the
+kubernetes, powertools) and parsed botocore's data files for the services the functions call
+(sandbox.lambda_env.warm): what each environment imports itself, and pays for at its cold start, is the
 function's own code. Nothing is shared once forked: every client, token and cache is the function's.
 Given ``python`` (the runtime's interpreter) and a built ``package`` (packaging.built_package), each
 environment is instead a new process of that interpreter importing everything from the package and
@@ -51,8 +52,10 @@ RESPONSE_LIMIT = 6 * 1024 * 1024  # Lambda quotas: 6 MB synchronous response
 # Lambda keeps an idle environment for a while it does not document; the sandbox keeps one 5 minutes.
 IDLE_SECONDS = 300.0
 MAX_PER_FUNCTION = 3
-# Layer libraries the fork server imports once, so environments do not import them again.
+# Layer libraries the fork server imports once, so environments do not import them again, and botocore's data
+# files for the services the functions call, parsed once (sandbox.lambda_env.warm).
 PRELOAD = ("boto3", "botocore.client", "pydantic", "aws_lambda_powertools", "kubernetes.client", "yaml", "jwt")
+WARM = "sandbox.lambda_env.warm"
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ class ExecutionEnvironments:
         self._stopped = False
         self._sequence = itertools.count(1)
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["sandbox.lambda_env.runtime", *PRELOAD])
+        self._context.set_forkserver_preload(["sandbox.lambda_env.runtime", *PRELOAD, WARM])
         self._python = python
         self._package = package or packaging.deployment_package(code_dir)
         log_dir.mkdir(parents=True, exist_ok=True)
