@@ -7,7 +7,6 @@ import there as it would on Lambda (``Runtime.ImportModuleError``)."""
 from __future__ import annotations
 
 import compileall
-import contextlib
 import json
 import subprocess
 import sys
@@ -58,8 +57,7 @@ def compiled(code_dir: Path) -> None:
     one its environments run, so it compiles for itself; the pycs are checked against their source's
     modification time (PEP 552's default), so an edited module is compiled again, never read stale. A
     checkout the sandbox cannot write to is left as it is (the environments then compile from source)."""
-    with contextlib.suppress(OSError):
-        compileall.compile_dir(code_dir, quiet=2, workers=1)
+    compileall.compile_dir(code_dir, quiet=2, workers=1)  # a module it cannot write is reported False, not raised
 
 
 @cache
