@@ -3,11 +3,12 @@ type (strings by UTF-8 bytes, numbers by value), key equality by type and value,
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import random
 
-from moto.dynamodb.models import utilities
+from moto.dynamodb.models import dynamodb_backends, utilities
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
@@ -273,3 +274,48 @@ def test_a_plain_item_is_answered_in_the_same_json_bytes_as_member_by_member(cli
         theirs = answers()
     assert ours == theirs
     assert json.loads(ours[0])["Item"]["unicode"] == {"S": 'é😀\n"q"'}
+
+
+def test_an_items_copy_and_json_are_motos_and_the_copy_shares_nothing_with_the_item():
+    moto_copy = Item.__deepcopy__.__wrapped__  # type: ignore[attr-defined]  # moto's own
+    moto_json = DynamoType.to_regular_json.__wrapped__  # type: ignore[attr-defined]
+    phases = {"L": [{"M": {"name": {"S": f"phase-{i}"}, "log": {"L": [{"S": "line"}] * 3}}} for i in range(3)]}
+    item = Item(DynamoType({"S": "op-1"}), DynamoType({"S": "2026"}), {**EVERY_TYPE, "phases": phases})
+
+    copied = copy.deepcopy(item)
+    assert copied.to_json() == moto_copy(item, {}).to_json() == item.to_json()
+    assert (copied.hash_key, copied.range_key) == (item.hash_key, item.range_key)
+    for value in item.attrs.values():
+        assert value.to_regular_json() == moto_json(value)
+
+    mixed = DynamoType({"M": {"n": {"N": "1"}}})  # an update can leave plain JSON inside a value
+    mixed.value["raw"] = {"L": [{"S": "x"}, {"M": {"deep": {"BOOL": True}}}]}
+    assert mixed.to_regular_json() == moto_json(mixed)
+    assert copy.deepcopy(mixed).value["raw"] == mixed.value["raw"]
+    assert copy.deepcopy(mixed).value["raw"]["L"] is not mixed.value["raw"]["L"]
+
+    copied.attrs["phases"].value[0].value["log"].value.append(DynamoType({"S": "more"}))
+    copied.attrs["ss"].value.append("new")
+    assert item.to_json()["Attributes"]["phases"] == phases
+    assert "new" not in item.attrs["ss"].value
+
+
+def test_an_update_leaves_the_old_image_on_the_stream_and_answers_the_old_attributes(client):
+    ddb = client("dynamodb")
+    id_table(ddb, "streamed")
+    ddb.update_table(
+        TableName="streamed", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    )
+    ddb.put_item(TableName="streamed", Item={"id": {"S": "a"}, "m": {"M": {"l": {"L": [{"N": "1"}]}}}})
+    old = ddb.update_item(
+        TableName="streamed",
+        Key={"id": {"S": "a"}},
+        UpdateExpression="SET m.l = list_append(m.l, :x)",
+        ExpressionAttributeValues={":x": {"L": [{"N": "2"}]}},
+        ReturnValues="ALL_OLD",
+    )["Attributes"]
+    assert old == {"id": {"S": "a"}, "m": {"M": {"l": {"L": [{"N": "1"}]}}}}
+    table = dynamodb_backends["123456789012"]["us-east-1"].get_table("streamed")
+    update = table.stream_shard.items[-1].record["dynamodb"]  # the record the stream's Lambda is sent
+    assert update["OldImage"]["m"] == {"M": {"l": {"L": [{"N": "1"}]}}}
+    assert update["NewImage"]["m"] == {"M": {"l": {"L": [{"N": "1"}, {"N": "2"}]}}}
