@@ -12,6 +12,7 @@ experiments behind each: ``../shared/reference/sandbox-feasibility.md`` sections
 from __future__ import annotations
 
 import json
+import threading
 import time
 import types
 import uuid
@@ -114,6 +115,7 @@ def install_sfn_fixes() -> None:
     # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
     # at once. Look every 20 ms.
     patch(callback, "_DELAY_SECONDS_SYNC_CONDITION_CHECK", 0.02)
+    _install_shared_clients()
 
     session = botocore.session.get_session()
     op_models: dict[tuple[str, str], Any] = {}
@@ -207,6 +209,59 @@ def _child_first(build: Any, started: weakref.WeakValueDictionary[str, Any]) -> 
         return resolver
 
     return built
+
+
+def _install_shared_clients() -> None:
+    """One boto3 client per region and service for the interpreter's Task states, as a Step Functions
+    service keeps its connections: moto builds a new client for every Lambda invoke and aws-sdk call
+    (``boto_client_for``), and building one copies botocore's whole tree of event handlers, 14% of the
+    sandbox process's time in a profile of a provision. moto gives each the same fixed keys and
+    configuration whatever the state's credentials, so the clients it would build for one region and
+    service are interchangeable. botocore's clients are thread-safe ("Low-level clients are thread safe",
+    boto3's guide, Multithreading or multiprocessing with clients); the pool holds as many connections
+    as the executions running at once may use."""
+    import sys
+
+    import boto3
+    from botocore.config import Config
+    from moto.core.models import botocore_stubber
+    from moto.settings import moto_server_port
+    from moto.stepfunctions.parser.asl.component.common.timeouts.timeout import TimeoutSeconds
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils  # noqa: F401
+    from moto.stepfunctions.parser.asl.utils import boto_client
+
+    built = boto_client.boto_client_for
+    clients: dict[tuple[str, str, bool, str], Any] = {}
+    lock = threading.Lock()
+
+    def shared_client(region: str, service: str, state_credentials: Any = None) -> Any:
+        intercepting = bool(botocore_stubber.enabled)
+        key = (region, service, intercepting, "" if intercepting else str(moto_server_port()))
+        with lock:
+            client = clients.get(key)
+            if client is None:
+                endpoint = {} if intercepting else {"endpoint_url": f"http://localhost:{key[3]}"}
+                client = clients[key] = boto3.client(
+                    service,
+                    region_name=region,
+                    aws_access_key_id="ak",
+                    aws_secret_access_key="sk",
+                    config=Config(
+                        parameter_validation=False,
+                        retries={"max_attempts": 0, "total_max_attempts": 1},
+                        connect_timeout=TimeoutSeconds.DEFAULT_TIMEOUT_SECONDS,
+                        read_timeout=TimeoutSeconds.DEFAULT_TIMEOUT_SECONDS,
+                        max_pool_connections=64,
+                    ),
+                    **endpoint,
+                )
+            return client
+
+    shared_client.__wrapped__ = built  # type: ignore[attr-defined]
+    for module in list(sys.modules.values()):  # every module that imported the name, and the name itself
+        named = module is not None and module.__name__.startswith("moto.stepfunctions")
+        if named and getattr(module, "boto_client_for", None) is built:
+            patch(module, "boto_client_for", shared_client)
 
 
 def _install_stop_of_a_starting_execution() -> None:

@@ -55,6 +55,21 @@ def test_retryable_error_is_retried_until_the_handler_succeeds(client, deploy, s
     assert events.count("TaskSucceeded") == 1
 
 
+def test_executions_running_at_once_each_invoke_their_own_lambda_and_succeed(client, deploy, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine(_workflow(deploy("flaky", "flaky")))
+    keys = [f"op-many-{i}" for i in range(16)]  # more than a connection pool's default ten
+
+    started = [
+        sfn.start_execution(stateMachineArn=sm, name=key, input=json.dumps({"key": key, "failures": i % 2}))
+        for i, key in enumerate(keys)
+    ]
+    results = [finished_execution(sfn, execution["executionArn"]) for execution in started]
+
+    assert [r["status"] for r in results] == ["SUCCEEDED"] * len(keys)
+    assert [output_of(r) for r in results] == [{"attempts": 1 + i % 2} for i in range(len(keys))]
+
+
 def test_permanent_error_goes_to_catch_with_the_error_name(client, deploy, state_machine):
     sfn = client("stepfunctions")
     sm = state_machine(_workflow(deploy("broken", "broken")))
