@@ -189,12 +189,18 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         )
         functions[spec.name], arns[spec.name] = name, out["FunctionArn"]
 
-    lam.create_event_source_mapping(
-        EventSourceArn=streams["operations"],
-        FunctionName=functions["operations-stream"],
-        StartingPosition="LATEST",
-        BatchSize=10,
-    )
+    for source in registry.STREAM_SOURCES:  # as CDK maps them (cdk/launchpod_cdk/events.py)
+        lam.create_event_source_mapping(
+            EventSourceArn=streams[source.table],
+            FunctionName=functions[source.function],
+            StartingPosition="LATEST",
+            BatchSize=source.batch_size,
+            MaximumBatchingWindowInSeconds=source.batching_window_seconds,
+            BisectBatchOnFunctionError=source.bisect_batch_on_error,
+            MaximumRetryAttempts=source.retry_attempts,
+            MaximumRecordAgeInSeconds=source.max_record_age_seconds,
+            FunctionResponseTypes=["ReportBatchItemFailures"] if source.report_batch_item_failures else [],
+        )
 
     sfn_role = iam.create_role(
         RoleName=f"{PREFIX}-states",

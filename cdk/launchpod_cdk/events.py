@@ -11,6 +11,8 @@ a rule is created when its handler is deployed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from aws_cdk import Aws, Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as ddb
 from aws_cdk import aws_events as events
@@ -19,7 +21,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
-from launchpod.registry import event_rules
+from launchpod.registry import STREAM_SOURCES, event_rules
 
 
 def _pattern(pattern: dict) -> events.EventPattern:
@@ -40,6 +42,10 @@ def _dlq(scope: Events, id: str) -> sqs.Queue:
     return queue
 
 
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("-"))
+
+
 class Events(Construct):
     def __init__(
         self,
@@ -48,27 +54,28 @@ class Events(Construct):
         *,
         prefix: str,
         functions: dict[str, lambda_.Function],
-        operations_table: ddb.ITable,
+        tables: Mapping[str, ddb.ITable],
     ) -> None:
         super().__init__(scope, id)
         self.rules: dict[str, events.Rule] = {}
         self.skipped: list[str] = []
         self.dead_letter_queues: list[sqs.Queue] = []
 
-        if "operations-stream" in functions:
-            functions["operations-stream"].add_event_source(
-                sources.DynamoEventSource(
-                    operations_table,
-                    starting_position=lambda_.StartingPosition.LATEST,
-                    batch_size=50,
-                    max_batching_window=Duration.seconds(1),
-                    bisect_batch_on_error=True,
-                    retry_attempts=3,
-                    max_record_age=Duration.hours(1),  # progress older than this is no longer news
-                    report_batch_item_failures=True,
-                    on_failure=sources.SqsDlq(_dlq(self, "OperationsStreamDlq")),
+        for source in STREAM_SOURCES:  # the registry's table streams, as the sandbox maps them too
+            if source.function in functions:
+                functions[source.function].add_event_source(
+                    sources.DynamoEventSource(
+                        tables[source.table],
+                        starting_position=lambda_.StartingPosition.LATEST,
+                        batch_size=source.batch_size,
+                        max_batching_window=Duration.seconds(source.batching_window_seconds),
+                        bisect_batch_on_error=source.bisect_batch_on_error,
+                        retry_attempts=source.retry_attempts,
+                        max_record_age=Duration.seconds(source.max_record_age_seconds),
+                        report_batch_item_failures=source.report_batch_item_failures,
+                        on_failure=sources.SqsDlq(_dlq(self, f"{_camel(source.function)}Dlq")),
+                    )
                 )
-            )
 
         machine_prefix = f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{prefix}-"
         for rule in event_rules(machine_prefix):

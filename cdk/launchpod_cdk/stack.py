@@ -166,7 +166,7 @@ class LaunchpodStack(Stack):
             description="Permissions boundary of every role Launchpod creates at run time",
             document=iam.PolicyDocument.from_json(scoping.compact(policies.boundary_document(self.deployment))),
         )
-        self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
+        self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, tables=tables)
         self.notifications = Notifications(self, "Notifications", prefix=inputs.prefix, functions=fns)
         for spec in specs:
             if spec.name in fns and "notifications" in spec.tables:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from launchpod import registry
-from launchpod.registry import event_rules
+from launchpod.registry import STREAM_SOURCES, event_rules
 
 pytestmark = pytest.mark.infra
 
@@ -67,6 +67,15 @@ def test_operations_stream_function_consumes_the_operations_table_stream_with_a_
     assert synth.resources[props["FunctionName"]["Ref"]]["Properties"]["FunctionName"] == "launchpod-operations-stream"
     assert props["DestinationConfig"]["OnFailure"]["Destination"]
     assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    [source] = STREAM_SOURCES  # the mapping the sandbox creates too (sandbox/provision.py)
+    assert (
+        (props["BatchSize"], props["MaximumBatchingWindowInSeconds"])
+        == (50, 1)
+        == (
+            source.batch_size,
+            source.batching_window_seconds,
+        )
+    )
 
 
 def test_every_event_rule_targets_its_handler_with_retries_and_a_dead_letter_queue(synth):

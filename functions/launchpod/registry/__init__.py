@@ -23,11 +23,12 @@ from launchpod.registry.specs import (
     EventRuleSpec,
     FunctionSpec,
     StateMachineSpec,
+    StreamSourceSpec,
     TableSpec,
     handler_attribute,
     phase_function,
 )
-from launchpod.registry.tables import TABLES
+from launchpod.registry.tables import STREAM_SOURCES, TABLES
 
 __all__ = [
     "FUNCTIONS",
@@ -42,10 +43,12 @@ __all__ = [
     "STATEMACHINES_DIR",
     "STATE_MACHINES",
     "STATE_MACHINES_BY_NAME",
+    "STREAM_SOURCES",
     "TABLES",
     "EventRuleSpec",
     "FunctionSpec",
     "StateMachineSpec",
+    "StreamSourceSpec",
     "TableSpec",
     "event_rules",
     "function_name",

@@ -22,6 +22,23 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
+class StreamSourceSpec:
+    """A table's DynamoDB stream delivered to a function: the Lambda event source mapping CDK deploys and the
+    sandbox creates. Lambda invokes with a batch when it holds ``batch_size`` records or when
+    ``batching_window_seconds`` have passed since its first record ("How Lambda processes records from stream
+    and queue-based event sources", Batching behavior, Lambda developer guide)."""
+
+    table: str
+    function: str
+    batch_size: int
+    batching_window_seconds: int
+    retry_attempts: int
+    max_record_age_seconds: int
+    bisect_batch_on_error: bool = True
+    report_batch_item_failures: bool = True
+
+
+@dataclass(frozen=True)
 class FunctionSpec:
     name: str  # logical name; "launchpod-<name>" when deployed
     handler: str

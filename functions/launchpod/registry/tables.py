@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from launchpod.registry.specs import TableSpec
+from launchpod.registry.specs import StreamSourceSpec, TableSpec
 
 TABLES: tuple[TableSpec, ...] = (
     TableSpec(
@@ -22,4 +22,17 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("incidents", "cluster"),  # per-cluster incidents and ladder policy
     # subscribers per cluster ("cluster#<name>") and the keys of notifications sent ("sent#<key>")
     TableSpec("notifications", "pk", ttl_attribute="expiresAt"),
+)
+
+# The operations table's changes, pushed to WebSocket subscribers (entrypoints/stream/operations_stream.py):
+# a second's batch of a busy operation's writes is one invocation; progress older than an hour is no news.
+STREAM_SOURCES: tuple[StreamSourceSpec, ...] = (
+    StreamSourceSpec(
+        "operations",
+        "operations-stream",
+        batch_size=50,
+        batching_window_seconds=1,
+        retry_attempts=3,
+        max_record_age_seconds=3600,
+    ),
 )
