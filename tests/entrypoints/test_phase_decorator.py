@@ -85,3 +85,42 @@ def test_the_failure_of_a_replaced_attempt_does_not_end_its_retry(store, lambda_
     assert store.get(operation.id).status not in ("FAILED", "SUCCEEDED") and store.holder("c1") == operation.id
     record_failure.handler({**late, "attempt": 2}, lambda_context)
     assert store.get(operation.id).status == "FAILED" and store.holder("c1") is None
+
+
+WAITING: list[str] = []
+
+
+@phase("ClusterRole")
+def waiting_role(doc) -> PhaseResult:
+    return PhaseResult(ready=False, message=WAITING[-1])
+
+
+def test_a_poll_that_has_nothing_new_to_say_leaves_the_record_as_it_was(store, lambda_context):
+    """Each write of an operation is a stream record and a push to its subscribers: a wait phase polled again
+    with the same words writes nothing; new words are written."""
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
+    store.create_holding_cluster(operation, "k")
+    WAITING[:] = ["Waiting for the role to be usable"]
+    waiting_role(_document(operation, 1), lambda_context)
+    first = store.get(operation.id)
+    assert first.phases[1].status == "RUNNING" and first.phases[1].message == WAITING[-1]
+
+    waiting_role(_document(operation, 1), lambda_context)
+    assert store.get(operation.id) == first  # not even updatedAt
+
+    WAITING.append("The role is visible in us-east-1")
+    waiting_role(_document(operation, 1), lambda_context)
+    again = store.get(operation.id)
+    assert again.phases[1].message == WAITING[-1] and again.updatedAt > first.updatedAt
+
+
+def test_a_poll_of_an_operation_that_has_ended_is_refused(store, lambda_context):
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
+    store.create_holding_cluster(operation, "k")
+    WAITING[:] = ["Waiting for the role to be usable"]
+    waiting_role(_document(operation, 1), lambda_context)
+    store.finish(operation.id, ops.OperationStatus.CANCELLED, error=None, message="Cancelled by alice")
+    with pytest.raises(PermanentError, match="cancelled or has finished"):
+        waiting_role(_document(operation, 1), lambda_context)

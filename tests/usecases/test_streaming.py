@@ -98,3 +98,13 @@ def test_an_operation_change_goes_to_its_own_and_its_clusters_subscribers():
     image = _operation().model_dump(mode="json") | {"status": "SUCCEEDED"}
     assert streaming.operations_changed([image], ports=p) == (2, 0)
     assert [m["data"]["status"] for m in p.push.to("c-1") + p.push.to("c-2")] == ["SUCCEEDED", "SUCCEEDED"]
+
+
+def test_a_batch_of_one_operations_changes_pushes_its_newest_state_once():
+    p = ports()
+    assert isinstance(p.push, Push)
+    _subscribe(p, "c-1", "operation:op-01abcdefgh12345678")
+    before = len(p.push.to("c-1"))
+    images = [_operation().model_dump(mode="json") | {"status": s} for s in ("RUNNING", "RUNNING", "SUCCEEDED")]
+    assert streaming.operations_changed(images, ports=p) == (1, 0)
+    assert [m["data"]["status"] for m in p.push.to("c-1")[before:]] == ["SUCCEEDED"]

@@ -148,9 +148,12 @@ def on_message(connection_id: str, endpoint: str, message: SubscribeMessage, *, 
 
 def operations_changed(images: list[dict[str, Any]], *, ports: StreamPorts) -> tuple[int, int]:
     """Each changed operation (as the table's stream carries it) to the subscribers of ``operation:<id>`` and
-    ``cluster:<name>``; returns (pushed, gone)."""
+    ``cluster:<name>``; returns (pushed, gone). A batch can carry several changes of one operation (the event
+    source mapping gathers a second of writes): each push is the whole operation, so only its newest image
+    is sent, once."""
+    newest = {str(image.get("id")): image for image in images}  # stream order: the last one is the newest
     pushed = gone = 0
-    for image in images:
+    for image in newest.values():
         view = ports.operation_of_image(image)
         data = view.model_dump(mode="json")
         for topic in (f"operation:{view.id}", f"cluster:{view.target}"):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from launchpod.contracts.operations import OperationView, PhaseStatus
+from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
 from launchpod.contracts.phase_outputs import PhaseOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import Conflict, LaunchpodError, PermanentError, RetryableError
@@ -105,10 +105,13 @@ def _invoke(name: str, doc: WorkflowInput, remaining_ms: int, run: PhaseRun, sto
         doc.ready = True
         return doc.model_dump(mode="json")
     fresh = current.status != PhaseStatus.RUNNING or current.error is not None
-    try:
-        store.phase_started(doc.operationId, name, fresh=fresh, known=known)
-    except Conflict as exc:
-        raise PermanentError(exc.message) from exc
+    # A poll of a phase already running on a running operation changes nothing on the record: no write (and
+    # no stream record for the subscribers to be pushed). An ended operation is refused by the write.
+    if fresh or operation.status != OperationStatus.RUNNING:
+        try:
+            store.phase_started(doc.operationId, name, fresh=fresh, known=known)
+        except Conflict as exc:
+            raise PermanentError(exc.message) from exc
     try:
         result = _holding(store, doc, name, remaining_ms, run)
     except RetryableError as exc:
@@ -137,7 +140,7 @@ def _invoke(name: str, doc: WorkflowInput, remaining_ms: int, run: PhaseRun, sto
         doc.poll[name] = doc.poll.get(name, 0) + 1
         doc.ready = False
         doc.wait = result.wait or doc.wait
-        if result.message:
+        if result.message and result.message != current.message:  # the same words again are no news
             store.phase_progress(doc.operationId, name, result.message, known=known)
         return doc.model_dump(mode="json")
     status = PhaseStatus.SKIPPED if result.skipped else PhaseStatus.SUCCEEDED
