@@ -42,9 +42,7 @@ def _delivered(batches: list[list[str]], count: int, timeout: float = 20.0) -> l
     return batches
 
 
-def test_writes_within_the_window_arrive_in_batches_of_at_most_the_batch_size_in_order(
-    client, role_arn, time_scale
-):
+def test_writes_within_the_window_arrive_in_batches_of_at_most_the_batch_size_in_order(client, role_arn, time_scale):
     time_scale(1.0)  # the one-second window lasts a real second: the seven writes all land inside it
     batches: list[list[str]] = []
     lock = threading.Lock()
