@@ -67,7 +67,7 @@ def _create_table(ddb: Any, spec: registry.TableSpec) -> str:
     if indexes:
         kwargs["GlobalSecondaryIndexes"] = indexes
     if spec.stream:
-        kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+        kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": spec.stream}
     out = ddb.create_table(**kwargs)["TableDescription"]
     return str(out.get("LatestStreamArn", ""))
 

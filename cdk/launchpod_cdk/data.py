@@ -50,7 +50,7 @@ class Data(Construct):
                 ),
                 deletion_protection=True,
                 removal_policy=RemovalPolicy.RETAIN,
-                stream=ddb.StreamViewType.NEW_AND_OLD_IMAGES if spec.stream else None,
+                stream=ddb.StreamViewType(spec.stream) if spec.stream else None,
                 time_to_live_attribute=spec.ttl_attribute,
             )
             for index, pk, sk in spec.indexes:

@@ -17,7 +17,9 @@ class TableSpec:
     partition_key: str
     sort_key: str | None = None
     indexes: tuple[tuple[str, str, str | None], ...] = ()  # (index name, partition key, sort key)
-    stream: bool = False
+    # its DynamoDB stream's view type, when it has one: NEW_IMAGE when its readers want each change's result
+    # only ("Change data capture for DynamoDB Streams", StreamViewType)
+    stream: str | None = None
     ttl_attribute: str | None = None
 
 

@@ -13,7 +13,7 @@ TABLES: tuple[TableSpec, ...] = (
             ("by-status", "status", "createdAt"),
             ("by-created", "feed", "createdAt"),  # every operation, newest first (adapters/store/operations.py)
         ),
-        stream=True,
+        stream="NEW_IMAGE",  # the operations stream pushes each operation as it now is
     ),
     TableSpec("clusters", "name", indexes=(("by-name", "registry", "name"),)),  # registered clusters only
     TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
