@@ -7,8 +7,8 @@ empties the shard each time a mapping has been sent its records, so a reader of 
 found nothing and a later record took an earlier one's sequence number.
 
 Here each write sends the mapping its one new record (a mapping starts from its creation, as StartingPosition
-LATEST does) and the shard keeps its records for 24 hours of simulated time (sandbox.aws.clock), at most
-``MAX_RECORDS`` of them, dropping older ones from the front with their sequence numbers.
+LATEST does) and the shard keeps its records for 24 hours of simulated time (sandbox.aws.clock), dropping
+older ones from the front with their sequence numbers.
 """
 
 from __future__ import annotations
@@ -20,10 +20,6 @@ from sandbox.aws import clock
 from sandbox.aws.core import once, patch
 
 RETENTION_SECONDS = 24 * 3600
-# The sandbox keeps at most this many records a shard besides: DynamoDB keeps a day of any number, but a day of
-# a busy table's records (an operation's image is ~16 KB) is more memory than the sandbox's process may take.
-# A reader that falls this far behind misses the oldest (not modelled: TrimmedDataAccessException).
-MAX_RECORDS = 1000
 
 
 @once
@@ -39,7 +35,6 @@ def install() -> None:
             if record.record["dynamodb"]["ApproximateCreationDateTime"] >= horizon:
                 break
             expired += 1
-        expired = max(expired, len(self.items) + 1 - MAX_RECORDS)
         if expired:
             del self.items[:expired]
             self.starting_sequence_number += expired

@@ -122,16 +122,3 @@ def test_records_older_than_a_day_leave_the_stream_and_the_next_keeps_counting(c
     [kept] = _records_from_the_start("changes")
     assert kept["dynamodb"]["Keys"]["id"]["S"] == "new"
     assert int(kept["dynamodb"]["SequenceNumber"]) == int(first["dynamodb"]["SequenceNumber"]) + 1
-
-
-def test_a_shard_holds_its_newest_records_up_to_the_sandboxs_limit(client, role_arn, monkeypatch):
-    from sandbox.aws.dynamodb import streams
-
-    monkeypatch.setattr(streams, "MAX_RECORDS", 3)
-    _streamed_table(client, role_arn, batch_size=100, window=0)
-    for key in ("a", "b", "c", "d", "e"):
-        client("dynamodb").put_item(TableName="changes", Item={"id": {"S": key}})
-    records = _records_from_the_start("changes")
-    assert [r["dynamodb"]["Keys"]["id"]["S"] for r in records] == ["c", "d", "e"]
-    sequences = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
-    assert sequences == list(range(sequences[0], sequences[0] + 3))
