@@ -112,6 +112,6 @@ def install_async_stream_delivery() -> None:
                     target=deliver, args=(pending, function_arn, source), name="stream-delivery", daemon=True
                 ).start()
         pending.put((self, list(items), source))
-        return "queued"
+        return "queued"  # moto clears the shard's pending records on a truthy answer
 
     patch(LambdaBackend, "send_dynamodb_items", send_dynamodb_items)

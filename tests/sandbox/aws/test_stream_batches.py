@@ -1,7 +1,6 @@
 """A DynamoDB stream reaches its function as Lambda's event source mapping delivers it: in order, each record
 once, in batches of at most BatchSize gathered over MaximumBatchingWindowInSeconds ("How Lambda processes
-records from stream and queue-based event sources", Batching behavior, Lambda developer guide); and the stream
-keeps its records for its other readers for 24 hours ("Change data capture for DynamoDB Streams")."""
+records from stream and queue-based event sources", Batching behavior, Lambda developer guide)."""
 
 from __future__ import annotations
 
@@ -10,10 +9,7 @@ import threading
 import time
 from typing import Any
 
-from moto.dynamodb.models import dynamodb_backends
-
 from sandbox.aws import awslambda
-from tests.sandbox.aws.conftest import ACCOUNT, REGION
 from tests.sandbox.aws.support import id_table, placeholder_zip
 
 
@@ -84,41 +80,3 @@ def test_without_a_window_a_record_is_delivered_as_soon_as_it_is_written(client,
         awslambda.set_runner(None)
 
     assert got == [["alone"]]
-
-
-def _records_from_the_start(table: str) -> list[dict[str, Any]]:
-    """GetRecords from TRIM_HORIZON, as any reader of the table's stream (not its Lambda) reads it."""
-    from moto.dynamodbstreams.models import dynamodbstreams_backends
-
-    streams = dynamodbstreams_backends[ACCOUNT][REGION]
-    shard = dynamodb_backends[ACCOUNT][REGION].get_table(table).stream_shard
-    arn = dynamodb_backends[ACCOUNT][REGION].get_table(table).table_arn
-    iterator = streams.get_shard_iterator(arn, shard.id, "TRIM_HORIZON")
-    return list(streams.get_records(iterator.arn, 1000)["Records"])
-
-
-def test_a_reader_of_the_stream_sees_what_the_lambda_was_sent_with_distinct_sequence_numbers(client, role_arn, deploy):
-    _streamed_table(client, role_arn, batch_size=100, window=0)
-    client("lambda").create_event_source_mapping(
-        EventSourceArn=client("dynamodb").describe_table(TableName="changes")["Table"]["LatestStreamArn"],
-        FunctionName=deploy("reader", "echo"),
-        StartingPosition="LATEST",
-    )
-    for key in ("a", "b", "c"):
-        client("dynamodb").put_item(TableName="changes", Item={"id": {"S": key}})
-    records = _records_from_the_start("changes")
-    assert [r["dynamodb"]["Keys"]["id"]["S"] for r in records] == ["a", "b", "c"]
-    sequences = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
-    assert sequences == sorted(set(sequences))
-
-
-def test_records_older_than_a_day_leave_the_stream_and_the_next_keeps_counting(client, role_arn, time_scale):
-    _streamed_table(client, role_arn, batch_size=100, window=0)
-    time_scale(1e-6)  # a simulated day is 86 ms
-    client("dynamodb").put_item(TableName="changes", Item={"id": {"S": "old"}})
-    [first] = _records_from_the_start("changes")
-    time.sleep(0.2)
-    client("dynamodb").put_item(TableName="changes", Item={"id": {"S": "new"}})
-    [kept] = _records_from_the_start("changes")
-    assert kept["dynamodb"]["Keys"]["id"]["S"] == "new"
-    assert int(kept["dynamodb"]["SequenceNumber"]) == int(first["dynamodb"]["SequenceNumber"]) + 1
