@@ -41,7 +41,7 @@ class Data(Construct):
         for spec in tables:
             table = ddb.Table(
                 self,
-                _pascal(spec.key) + "Table",
+                pascal(spec.key) + "Table",
                 partition_key=_attr(spec.partition_key),
                 sort_key=_attr(spec.sort_key) if spec.sort_key else None,
                 billing_mode=ddb.BillingMode.PAY_PER_REQUEST,
@@ -87,5 +87,5 @@ class Data(Construct):
         )
 
 
-def _pascal(name: str) -> str:
+def pascal(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))

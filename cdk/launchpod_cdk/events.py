@@ -23,6 +23,8 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 from launchpod.registry import STREAM_SOURCES, event_rules
 
+from launchpod_cdk.data import pascal
+
 
 def _pattern(pattern: dict) -> events.EventPattern:
     """The registry spells patterns as EventBridge does ("detail-type"); CDK wants keywords."""
@@ -40,10 +42,6 @@ def _dlq(scope: Events, id: str) -> sqs.Queue:
     )
     scope.dead_letter_queues.append(queue)
     return queue
-
-
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("-"))
 
 
 class Events(Construct):
@@ -73,7 +71,7 @@ class Events(Construct):
                         retry_attempts=source.retry_attempts,
                         max_record_age=Duration.seconds(source.max_record_age_seconds),
                         report_batch_item_failures=source.report_batch_item_failures,
-                        on_failure=sources.SqsDlq(_dlq(self, f"{_camel(source.function)}Dlq")),
+                        on_failure=sources.SqsDlq(_dlq(self, f"{pascal(source.function)}Dlq")),
                     )
                 )
 
