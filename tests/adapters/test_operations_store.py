@@ -154,3 +154,20 @@ def test_a_holder_still_running_is_named_at_once(store, monkeypatch):
     with pytest.raises(Conflict) as caught:
         store.create_holding_cluster(second, "k2")
     assert caught.value.extra["holder"] == first.id
+
+
+def test_a_finish_that_stopped_before_its_release_is_healed_by_the_next_finish(store, op):
+    """The end was written but the function stopped before it removed the lock (a timeout, a killed
+    environment): the next finish (the execution's end event) writes no second end, and frees the cluster."""
+    store.table.update_item(
+        Key={"id": op.id},
+        UpdateExpression="SET #s = :s",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":s": "SUCCEEDED"},
+    )
+    assert store.holder("c1") == op.id
+    ended = store.get(op.id)
+    assert store.finish(op.id, OperationStatus.FAILED, error="TIMED_OUT", message="late") is False
+    assert store.get(op.id) == ended
+    assert store.holder("c1") is None
+    store.create_holding_cluster(_operation(), "k2")

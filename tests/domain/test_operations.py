@@ -105,6 +105,36 @@ def test_cancel_stops_the_execution_and_frees_the_cluster():
         ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, None)
 
 
+def test_a_cancel_that_loses_the_race_to_the_end_is_refused_and_the_end_stands():
+    """The workflow succeeds between the cancel's check and its write: the operation stays SUCCEEDED (what
+    ran is done), and the cancel is told so instead of marking it CANCELLED."""
+    store, runner = Operations(), Workflows()
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    stop = runner.stop
+
+    def succeeds_meanwhile(arn: str, cause: str) -> None:
+        store.finish(operation.id, OperationStatus.SUCCEEDED, error=None, message="Done")
+        stop(arn, cause)
+
+    runner.stop = succeeds_meanwhile  # type: ignore[method-assign]
+    with pytest.raises(Conflict, match="already SUCCEEDED"):
+        ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, None)
+    assert store.get(operation.id).status == OperationStatus.SUCCEEDED
+
+
+def test_an_operation_cancelled_before_its_workflow_started_starts_none():
+    store, runner = Operations(), Workflows()
+    record = store.set_execution
+
+    def cancelled_first(operation_id: str, arn: str) -> bool:
+        store.finish(operation_id, OperationStatus.CANCELLED, error=None, message="Cancelled by alice")
+        return record(operation_id, arn)
+
+    store.set_execution = cancelled_first  # type: ignore[method-assign]
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    assert operation.status == OperationStatus.CANCELLED and runner.started == []
+
+
 def test_operation_ids_sort_by_creation_time():
     ids = [ops.new_operation_id() for _ in range(3)]
     assert all(i.startswith("op-") for i in ids)

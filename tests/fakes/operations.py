@@ -52,10 +52,14 @@ class Operations:
         self._known(operation_id)
         return self.keys.get(operation_id)
 
-    def set_execution(self, operation_id: str, execution_arn: str) -> None:
-        """Only the ARN: the operation stays PENDING until its first phase starts."""
+    def set_execution(self, operation_id: str, execution_arn: str) -> bool:
+        """Only the ARN: the operation stays PENDING until its first phase starts; not on one that has ended."""
+        operation = self._known(operation_id)
+        if OperationStatus(operation.status).terminal:
+            return False
         self.executions[operation_id] = execution_arn
-        self.ops[operation_id] = self._known(operation_id).model_copy(update={"updatedAt": now()})
+        self.ops[operation_id] = operation.model_copy(update={"updatedAt": now()})
+        return True
 
     def execution_of(self, operation_id: str) -> str | None:
         self._known(operation_id)
@@ -89,12 +93,17 @@ class Operations:
         error: str | None,
         message: str | None,
         attempt: int | None = None,
-    ) -> None:
-        """The terminal status; a cancel ends the phases still pending or running; with ``attempt``, nothing
-        when a retry has begun since; the cluster is released when this operation held it."""
+    ) -> bool:
+        """The terminal status, once: an ended operation keeps its first end (False); a cancel ends the phases
+        still pending or running; with ``attempt``, nothing when a retry has begun since; the cluster is
+        released when this operation held it."""
         operation = self._known(operation_id)
         if attempt is not None and operation.attempt != attempt:
-            return
+            return False
+        if OperationStatus(operation.status).terminal:
+            if self.locks.get(operation.target) == operation_id:
+                del self.locks[operation.target]
+            return False
         at = now()
         phases = [
             p.model_copy(
@@ -109,6 +118,7 @@ class Operations:
         )
         if self.locks.get(operation.target) == operation_id:
             del self.locks[operation.target]
+        return True
 
     def holder(self, cluster: str) -> str | None:
         return self.locks.get(cluster)

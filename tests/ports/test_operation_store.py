@@ -65,7 +65,7 @@ def test_an_unknown_operation_is_not_found(store: OperationLog, read: str) -> No
 def test_the_execution_is_recorded_and_the_operation_stays_pending(store: OperationLog) -> None:
     operation = _operation()
     store.create_holding_cluster(operation, "k")
-    store.set_execution(operation.id, "arn:aws:states:us-east-1:123456789012:execution:w:x")
+    assert store.set_execution(operation.id, "arn:aws:states:us-east-1:123456789012:execution:w:x") is True
     assert store.execution_of(operation.id) == "arn:aws:states:us-east-1:123456789012:execution:w:x"
     assert store.get(operation.id).status == OperationStatus.PENDING
 
@@ -96,11 +96,35 @@ def test_the_finish_of_a_replaced_attempt_changes_nothing(store: OperationLog) -
     store.create_holding_cluster(operation, "k")
     store.finish(operation.id, OperationStatus.FAILED, error="x", message="x")
     store.restart(operation.model_copy(update={"attempt": 2}))
-    store.finish(operation.id, OperationStatus.FAILED, error="late", message="late", attempt=1)
+    assert store.finish(operation.id, OperationStatus.FAILED, error="late", message="late", attempt=1) is False
     current = store.get(operation.id)
     assert (current.status, current.attempt, current.error) == (OperationStatus.PENDING, 2, None)
     with pytest.raises(Conflict):  # the retry still holds the cluster
         store.create_holding_cluster(_operation(), "k2")
+
+
+def test_an_operation_ends_once_and_its_first_end_stands(store: OperationLog) -> None:
+    """A cancel and its stopped execution's end, or a Finish and a cancel, race to end one operation: the
+    first end is what the user reads, and the second writes nothing (not even updatedAt)."""
+    operation = _operation()
+    store.create_holding_cluster(operation, "k")
+    assert store.finish(operation.id, OperationStatus.SUCCEEDED, error=None, message="Done") is True
+    ended = store.get(operation.id)
+    assert store.finish(operation.id, OperationStatus.CANCELLED, error=None, message="Cancelled by alice") is False
+    assert store.finish(operation.id, OperationStatus.FAILED, error="ABORTED", message="late", attempt=1) is False
+    assert store.get(operation.id) == ended
+    store.create_holding_cluster(_operation(), "k2")  # the cluster stayed free
+
+
+def test_an_ended_operation_takes_no_execution(store: OperationLog) -> None:
+    """Cancelled before its workflow started: the execution is not recorded, so none is started for it."""
+    operation = _operation()
+    store.create_holding_cluster(operation, "k")
+    store.finish(operation.id, OperationStatus.CANCELLED, error=None, message="Cancelled by alice")
+    cancelled = store.get(operation.id)
+    assert store.set_execution(operation.id, "arn:aws:states:us-east-1:123456789012:execution:w:x") is False
+    assert store.execution_of(operation.id) is None
+    assert store.get(operation.id) == cancelled
 
 
 def test_a_restart_takes_the_cluster_again_and_clears_the_last_error(store: OperationLog) -> None:

@@ -10,6 +10,7 @@ import pytest
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
+from launchpod.contracts.operations import OperationStatus
 from launchpod.contracts.workflows import WorkflowFailure, WorkflowInput
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
@@ -77,3 +78,21 @@ def test_finish_records_success_but_a_child_leaves_it_to_its_parent(store, opera
     done = operation_end.finish(WorkflowInput.model_validate(ops.workflow_document(operation)))
     assert done == {"operationId": operation.id, "status": "SUCCEEDED"}
     assert store.get(operation.id).status == "SUCCEEDED" and store.holder("c1") is None
+
+
+def test_a_failure_that_loses_the_race_to_a_cancel_keeps_the_cancel_and_tells_nobody(store, operation, monkeypatch):
+    """RecordFailure read the operation RUNNING; a cancel ended it before RecordFailure's write."""
+    told, read = Told(), store.get
+    reads = iter([True])
+
+    def cancelled_after_the_read(operation_id: str):
+        found = read(operation_id)
+        if next(reads, False):
+            store.finish(operation_id, OperationStatus.CANCELLED, error=None, message="Cancelled by alice")
+        return found
+
+    monkeypatch.setattr(store, "get", cancelled_after_the_read)
+    recorded = operation_end.record_failure(_failure(operation, {"Error": "PermanentError"}), told)
+    assert recorded.error is None and told.calls == []
+    found = read(operation.id)
+    assert (found.status, found.message) == ("CANCELLED", "Cancelled by alice")

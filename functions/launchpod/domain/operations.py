@@ -131,7 +131,8 @@ class OperationStore(Protocol):
 
     def request_key_of(self, operation_id: str) -> str | None: ...
 
-    def set_execution(self, operation_id: str, execution_arn: str) -> None: ...
+    def set_execution(self, operation_id: str, execution_arn: str) -> bool:
+        """Record the execution that will run the operation; False (nothing written) once it has ended."""
 
     def restart(self, operation: OperationView) -> None:
         """Store a retried operation (status, phases, attempt) and take the cluster's lock again."""
@@ -144,9 +145,10 @@ class OperationStore(Protocol):
         error: str | None,
         message: str | None,
         attempt: int | None = None,
-    ) -> None:
+    ) -> bool:
         """Record a terminal status and release the cluster; with ``attempt``, only if the operation is still
-        on that attempt."""
+        on that attempt. An operation ends once: False when it had ended already (its first end stands) or a
+        retry has replaced the attempt."""
 
     def execution_of(self, operation_id: str) -> str | None: ...
 
@@ -252,7 +254,8 @@ def _start(store: OperationStore, runner: WorkflowRunner, operation: OperationVi
     whose execution had already ended and released the cluster (a workflow that fails at once), so a
     finished operation was written again after another had taken the cluster."""
     name = execution_name(operation)
-    store.set_execution(operation.id, runner.execution_arn(operation.kind, name))
+    if not store.set_execution(operation.id, runner.execution_arn(operation.kind, name)):
+        return  # cancelled before its workflow started: nothing is started for it
     try:
         runner.start(operation.kind, name, workflow_document(operation))
     except RetryableError as exc:
@@ -350,7 +353,10 @@ def cancel(
     arn = store.execution_of(operation_id)
     if arn:
         runner.stop(arn, message)
-    store.finish(operation_id, OperationStatus.CANCELLED, error=None, message=message)
+    if not store.finish(operation_id, OperationStatus.CANCELLED, error=None, message=message):
+        ended = store.get(operation_id)
+        if ended.status != OperationStatus.CANCELLED:  # it finished between the check and the cancel
+            raise Conflict(f"Operation {operation_id} is already {ended.status}.", holder=operation_id)
     return store.get(operation_id)
 
 

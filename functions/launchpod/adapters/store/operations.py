@@ -39,6 +39,8 @@ _VIEW_FIELDS = set(OperationView.model_fields)
 FEED_ATTRIBUTE, FEED = "feed", "operations"
 LOCK_ATTEMPTS = 6
 RELEASE_WAIT = 0.05  # seconds, growing per attempt: ~0.75 s in all for an ended holder's release
+# The statuses an operation ends in: a write conditioned on none of them takes no effect on an ended one.
+_ENDED_VALUES = {f":end{i}": s.value for i, s in enumerate(OperationStatus) if s.terminal}
 # A listing reads only what its views show (and the index keys its cursor continues after): the
 # phases' outputs, the request key and each phase's runner stay in the table. ProjectionExpression
 # does not lower the read's capacity units, but what DynamoDB sends and the function parses shrinks
@@ -188,13 +190,15 @@ class DynamoOperations:
         holder = item.get("Item", {}).get("lockedBy", {}).get("S")
         return str(holder) if holder is not None else None
 
-    def set_execution(self, operation_id: str, execution_arn: str) -> None:
-        with aws_call("dynamodb:UpdateItem"):
-            self.table.update_item(
-                Key={"id": operation_id},
-                UpdateExpression="SET executionArn = :arn, updatedAt = :at",
-                ExpressionAttributeValues={":arn": execution_arn, ":at": _iso()},
-            )
+    def set_execution(self, operation_id: str, execution_arn: str) -> bool:
+        """Record the execution that will run the operation; False when it has ended first (a cancel)."""
+        return self._update_if(
+            operation_id,
+            UpdateExpression="SET executionArn = :arn, updatedAt = :at",
+            ConditionExpression=f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})",
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues={":arn": execution_arn, ":at": _iso(), **_ENDED_VALUES},
+        )
 
     def restart(self, operation: OperationView) -> None:
         phases = [p.model_dump(mode="json") for p in operation.phases]
@@ -244,7 +248,7 @@ class DynamoOperations:
     ) -> None:
         index = self._phase_index(operation_id, phase, known)
         names = {"#s": "status"}
-        values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED", ":f": "FAILED"}
+        values: dict[str, Any] = {":at": _iso(), **_ENDED_VALUES}
         parts = ["updatedAt = :at"]
         for i, (key, value) in enumerate(sets.items()):
             names[f"#k{i}"] = key
@@ -271,7 +275,7 @@ class DynamoOperations:
             UpdateExpression=expression,
             # An ended operation takes no more phase news: a step still running in a branch that
             # Step Functions has stopped must not turn a FAILED operation back to RUNNING.
-            ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d, :f)",
+            ConditionExpression=f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})",
             ExpressionAttributeNames=names,
             ExpressionAttributeValues=values,
         )
@@ -387,12 +391,17 @@ class DynamoOperations:
         error: str | None,
         message: str | None,
         attempt: int | None = None,
-    ) -> None:
-        """The terminal status; with ``attempt``, only while the operation is still on that attempt (a retry
-        that began meanwhile is not ended by its predecessor's last step)."""
+    ) -> bool:
+        """The terminal status, written once: an operation that has ended already (a cancel and its stopped
+        execution's end, a Finish and a cancel, racing) keeps its first end, and False says so. With
+        ``attempt``, only while the operation is still on that attempt (a retry that began meanwhile is not
+        ended by its predecessor's last step)."""
         operation = self.get(operation_id)
         if attempt is not None and operation.attempt != attempt:
-            return
+            return False
+        if OperationStatus(operation.status).terminal:
+            self.release(operation.target, operation_id)  # an earlier finish that stopped before its release
+            return False
         phases = []
         for p in operation.phases:
             data = p.model_dump(mode="json")
@@ -403,20 +412,22 @@ class DynamoOperations:
                 )
             phases.append(data)
         values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
-        condition: dict[str, Any] = {}
+        values.update(_ENDED_VALUES)
+        condition = f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})"
         if attempt is not None:
             values[":att"] = attempt
-            condition["ConditionExpression"] = "attempt = :att"
+            condition += " AND attempt = :att"
         written = self._update_if(
             operation_id,
             UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
+            ConditionExpression=condition,
             ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
             ExpressionAttributeValues=values,
-            **condition,
         )
         if not written:
-            return  # a retry began between the read and the write: it owns the operation
+            return False  # ended, or a retry began, between the read and the write: that record stands
         self.release(operation.target, operation_id)
+        return True
 
     def release(self, cluster: str, operation_id: str) -> None:
         with aws_call("dynamodb:UpdateItem"):

@@ -47,6 +47,9 @@ def ended(detail: dict[str, Any], *, ports: OperationStore) -> dict[str, Any]:
         return {"changed": False}  # ended already, or the execution of an attempt a retry has replaced
     message = f"The workflow execution {_ENDED[status]}" + (f": {detail['cause']}" if detail.get("cause") else ".")
     final = OperationStatus.CANCELLED if status == "ABORTED" else OperationStatus.FAILED
-    ports.finish(operation.id, final, error=detail.get("error") or status, message=message, attempt=operation.attempt)
+    if not ports.finish(
+        operation.id, final, error=detail.get("error") or status, message=message, attempt=operation.attempt
+    ):
+        return {"changed": False}  # ended meanwhile (a cancel writes its own end after stopping the execution)
     log.warning("operation ended by its execution", extra={"operation_id": operation.id, "status": status})
     return {"changed": True, "operationId": operation.id, "status": final.value}

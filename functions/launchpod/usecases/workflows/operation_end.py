@@ -65,7 +65,9 @@ def record_failure(failure: WorkflowFailure, tell: Tell) -> FailureRecorded:
                 return FailureRecorded({"operationId": operation.id, "status": store.get(operation.id).status})
         if p.status in (PhaseStatus.RUNNING, PhaseStatus.FAILED) and p.error:
             error = p.error  # the AWS or Kubernetes code says more than PermanentError
-    store.finish(operation.id, OperationStatus.FAILED, error=error, message=message, attempt=operation.attempt)
+    if not store.finish(operation.id, OperationStatus.FAILED, error=error, message=message, attempt=operation.attempt):
+        # Ended meanwhile (a cancel, or its stopped execution's end): that end stands, and nothing is told.
+        return FailureRecorded({"operationId": operation.id, "status": store.get(operation.id).status})
     tell(
         operation.target,
         "operation-failed",
