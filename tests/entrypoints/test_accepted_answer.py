@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
-from launchpod.contracts.operations import OperationAcceptedView, OperationStatus, OperationView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationStatus, OperationView
 from launchpod.domain.plan import Plan, Step
 from launchpod.entrypoints.api.app import app, handler
 from launchpod.usecases.proposal import Proposal
@@ -160,3 +160,23 @@ def test_the_api_document_says_each_202_has_a_location() -> None:
         if "Location" not in document["paths"][e.path][e.method.lower()]["responses"]["202"].get("headers", {})
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize("entry_id", ["add_instance_group", "update_instance_group", "set_autoscaling"])
+def test_a_change_that_already_matches_answers_200_noop_and_starts_nothing(
+    entry_id: str, lambda_context: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = next(e for e in ACCEPTED if e.id == entry_id)
+    router = _router_module(entry)
+    for attribute, value in list(vars(router).items()):
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("launchpod.usecases."):
+            use_cases = types.SimpleNamespace(real=lambda: None)
+            setattr(use_cases, entry_id, lambda *args, **kwargs: NoopView(message="gpu already has 2 instances"))
+            monkeypatch.setattr(router, attribute, use_cases)
+    event = rest_event(entry.method, _path(entry), ADMIN)
+    event["body"] = json.dumps(BODIES[entry_id])
+    event["headers"] = {"Content-Type": "application/json"}
+    response = handler(event, lambda_context)
+    assert response["statusCode"] == 200, response["body"]
+    assert json.loads(response["body"]) == {"status": "NOOP", "message": "gpu already has 2 instances"}
+    assert "Location" not in (response.get("headers") or {}) and "Location" not in response["multiValueHeaders"]

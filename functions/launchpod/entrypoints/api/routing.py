@@ -183,6 +183,12 @@ def accepted(started: OperationView | OperationAcceptedView, warnings: Sequence[
     return json_response(view, 202, {"Location": view.statusUrl})
 
 
+def started_or_noop(done: OperationView | OperationAcceptedView | NoopView) -> Response[Any]:
+    """The answer of a change its use case compared with the real state itself: 200 NOOP when nothing
+    differed, else the 202 of the operation it started (``accepted``)."""
+    return json_response(done) if isinstance(done, NoopView) else accepted(done)
+
+
 def answer(proposal: Proposal, dry_run: bool) -> Response[Any]:
     """A use case's proposal answered as every mutating route answers (see ``planned``)."""
     return planned(proposal.plan, dry_run, proposal.start, proposal.noop)

@@ -7,7 +7,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.autoscaling import AutoscalingInput, AutoscalingRequest
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.entrypoints.api.routing import ClusterPath, accepted, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, route, started_or_noop
 from launchpod.usecases import autoscaling
 
 router = APIGatewayRouter()
@@ -17,6 +17,4 @@ router = APIGatewayRouter()
 def set_autoscaling(name: ClusterPath, body: AutoscalingRequest) -> Response[OperationAcceptedView | NoopView]:
     request = AutoscalingInput(name=name, **body.model_dump())
     done = autoscaling.set_autoscaling(request, router.context["principal"], ports=autoscaling.real())
-    if isinstance(done, NoopView):
-        return json_response(done)
-    return accepted(done)
+    return started_or_noop(done)

@@ -16,7 +16,7 @@ from launchpod.contracts.instance_groups import (
     UpdateInstanceGroupRequest,
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.entrypoints.api.routing import ClusterPath, ConfirmQuery, accepted, json_response, route
+from launchpod.entrypoints.api.routing import ClusterPath, ConfirmQuery, accepted, route, started_or_noop
 from launchpod.usecases import instance_groups
 
 router = APIGatewayRouter()
@@ -32,7 +32,7 @@ def add_instance_group(
     name: ClusterPath, request: AddInstanceGroupRequest
 ) -> Response[InstanceGroupAcceptedView | NoopView]:
     done = instance_groups.add_instance_group(name, request, router.context["principal"], ports=instance_groups.real())
-    return json_response(done) if isinstance(done, NoopView) else accepted(done)
+    return started_or_noop(done)
 
 
 @route(router, "update_instance_group")
@@ -42,7 +42,7 @@ def update_instance_group(
     done = instance_groups.update_instance_group(
         name, group, request, router.context["principal"], ports=instance_groups.real()
     )
-    return json_response(done) if isinstance(done, NoopView) else accepted(done)
+    return started_or_noop(done)
 
 
 @route(router, "delete_instance_group")
