@@ -146,10 +146,6 @@ def grafana_url(values: dict[str, Any]) -> str | None:
     return f"https://{workspace}.grafana-workspace.{region}.amazonaws.com/d/{GRAFANA_DASHBOARD}"
 
 
-def _installed(addon: dict[str, Any] | None) -> bool:
-    return addon is not None and addon.get("status") != "DELETING"
-
-
 def view(
     addons: dict[str, dict[str, Any]], cluster: str, prefix: str, grafana: dict[str, Any] | None = None
 ) -> FeatureView:
@@ -189,9 +185,7 @@ def view(
     return FeatureView(
         name="hyperpodObservability",
         title="HyperPod observability (Amazon Managed Prometheus)",
-        enabled=_installed(addon),
-        status="DISABLED" if addon is None else str(addon.get("status")),
-        version=(addon or {}).get("addonVersion"),
+        **addon_health.feature_facts(addon),
         settings=settings,
         objects=objects,
         dependsOn=["eks-pod-identity-agent", "HyperPod nodes (its exporters run on them)"],
@@ -214,7 +208,7 @@ def steps(
     addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
     if wanted:
-        if _installed(addon):
+        if addon_health.installed(addon):
             return []
         found = [
             Step(

@@ -101,10 +101,18 @@ def untrusted_principals(document: Mapping[str, object], account: str) -> list[s
 
 
 def owned_addon_removal(
-    name: str, addon: dict[str, Any] | None, cluster: str, prefix: str, field: str, phase: str, role: str, whose: str
+    name: str,
+    addon: dict[str, Any] | None,
+    cluster: str,
+    prefix: str,
+    field: str,
+    phase: str,
+    role: str | None,
+    whose: str,
 ) -> list[Step]:
     """A feature add-on's removal plan, only when Launchpod installed it: the add-on ``name``, then its pod identity
-    ``role`` (``whose``: "the operator's", ...); none when it is not installed, a 409 when someone else installed it."""
+    ``role`` when it has one (``whose``: "the operator's", ...); none when it is not installed, a 409 when someone
+    else installed it."""
     from launchpod.domain.errors import Conflict
     from launchpod.domain.plan import Step
 
@@ -116,7 +124,7 @@ def owned_addon_removal(
             " installed (Launchpod removes only what it created).",
             details=[{"field": f"body.{field}.enabled", "rule": "owned_by_launchpod", "message": name}],
         )
-    return [
-        Step("delete", f"EKS add-on {name}", f"{field}.enabled is false and it is installed", phase),
-        Step("delete", f"IAM role {role}", f"{whose} pod identity role, created by Launchpod", phase),
-    ]
+    removal = [Step("delete", f"EKS add-on {name}", f"{field}.enabled is false and it is installed", phase)]
+    if role is not None:
+        removal.append(Step("delete", f"IAM role {role}", f"{whose} pod identity role, created by Launchpod", phase))
+    return removal
