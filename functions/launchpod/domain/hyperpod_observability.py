@@ -205,11 +205,9 @@ def steps(
     """``sign_in``: create a Grafana workspace with this sign-in (SAML or AWS_SSO) when turning it on; ``grafana``:
     the Grafana workspace Launchpod made for the cluster before, if any (deleted when turning it off)."""
     obs = entry()
-    addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
-    if wanted:
-        if addon_health.installed(addon):
-            return []
+
+    def install() -> list[Step]:
         found = [
             Step(
                 "create",
@@ -253,13 +251,15 @@ def steps(
             )
         )
         return found
-    removal = ownership.owned_addon_removal(obs.addon, addon, cluster, prefix, FIELD, PHASE, role, "the collector's")
-    if grafana is not None:
+
+    feature = ownership.AddonFeature(obs.addon, FIELD, PHASE, role, "the collector's")
+    steps = feature.steps(addons, cluster, prefix, wanted, install)
+    if not wanted and grafana is not None:
         name = grafana_name(prefix, cluster)
-        removal += [
+        steps += [
             Step(
                 "delete", f"Amazon Managed Grafana workspace {name}", "created by Launchpod for the dashboards", PHASE
             ),
             Step("delete", f"IAM role {name}", "the Grafana workspace's role, created by Launchpod", PHASE),
         ]
-    return removal
+    return steps

@@ -83,11 +83,9 @@ def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
 
 def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: bool) -> list[Step]:
     obs = entry()
-    addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
-    if wanted:
-        if addon_health.installed(addon):
-            return []
+
+    def install() -> list[Step]:
         return [
             Step(
                 "create",
@@ -103,6 +101,6 @@ def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: 
                 PHASE,
             ),
         ]
-    return ownership.owned_addon_removal(
-        obs.addon, addon, cluster, prefix, "observability", PHASE, role, "the add-on's"
-    )
+
+    feature = ownership.AddonFeature(obs.addon, "observability", PHASE, role, "the add-on's")
+    return feature.steps(addons, cluster, prefix, wanted, install)

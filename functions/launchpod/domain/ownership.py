@@ -10,8 +10,11 @@ call so that a retried phase that finds its own cluster can still record it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from launchpod.domain import addons as addon_health
 
 if TYPE_CHECKING:
     from launchpod.domain.plan import Step
@@ -98,6 +101,33 @@ def untrusted_principals(document: Mapping[str, object], account: str) -> list[s
                     continue
                 out.append(f"{kind}:{value}")
     return out
+
+
+@dataclass(frozen=True)
+class AddonFeature:
+    """A managed feature that is one EKS add-on, with the pod identity ``role`` Launchpod makes for it when it has
+    one (``whose`` role, in the removal's reason: "the operator's", ...); ``field`` is the request's."""
+
+    addon: str
+    field: str
+    phase: str
+    role: str | None = None
+    whose: str = ""
+
+    def steps(
+        self,
+        addons: Mapping[str, dict[str, Any]],
+        cluster: str,
+        prefix: str,
+        wanted: bool,
+        install: Callable[[], list[Step]],
+    ) -> list[Step]:
+        """Turned on or off: nothing when it already is, ``install()`` to turn it on, and to turn it off its
+        removal, only when Launchpod installed it (``owned_addon_removal``)."""
+        addon = addons.get(self.addon)
+        if wanted:
+            return [] if addon_health.installed(addon) else install()
+        return owned_addon_removal(self.addon, addon, cluster, prefix, self.field, self.phase, self.role, self.whose)
 
 
 def owned_addon_removal(

@@ -3,7 +3,6 @@ that brings it to what a PATCH asks (``plan``, ``workflow``), in the configure-f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,7 +222,8 @@ def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) ->
             ),
         ]
 
-    return _addon_toggle(real, op.addon, enabled, "inferenceOperator", "InferenceOperator", install, role)
+    feature = ownership.AddonFeature(op.addon, "inferenceOperator", "InferenceOperator", role, "the operator's")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _autoscaling_view(real: RealState) -> FeatureView:
@@ -274,7 +274,8 @@ def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
         reason = "taskGovernance.enabled is true and the add-on is not installed"
         return [Step("create", f"EKS add-on {tg.addon} {tg.version}", reason, "TaskGovernance")]
 
-    return _addon_toggle(real, tg.addon, enabled, "taskGovernance", "TaskGovernance", install)
+    feature = ownership.AddonFeature(tg.addon, "taskGovernance", "TaskGovernance")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _operator_steps(real: RealState, enabled: bool) -> list[Step]:
@@ -287,24 +288,8 @@ def _operator_steps(real: RealState, enabled: bool) -> list[Step]:
             *_operator_install(op, "trainingOperator", "TrainingOperator", role, "it reads its cluster's nodes"),
         ]
 
-    return _addon_toggle(real, op.addon, enabled, "trainingOperator", "TrainingOperator", install, role)
-
-
-def _addon_toggle(
-    real: RealState,
-    name: str,
-    enabled: bool,
-    field: str,
-    phase: str,
-    install: Callable[[], list[Step]],
-    role: str | None = None,
-) -> list[Step]:
-    """A feature that is an EKS add-on (and, for an operator, its ``role``) turned on or off: nothing when it
-    already is, ``install()`` to turn it on, and to turn it off its removal, only when Launchpod installed it."""
-    addon = real.addons.get(name)
-    if enabled:
-        return [] if addon_health.installed(addon) else install()
-    return ownership.owned_addon_removal(name, addon, real.cluster, real.prefix, field, phase, role, "the operator's")
+    feature = ownership.AddonFeature(op.addon, "trainingOperator", "TrainingOperator", role, "the operator's")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _operator_install(op: Any, field: str, phase: str, role: str, grants: str) -> list[Step]:
