@@ -11,12 +11,37 @@ DaemonSet add-ons (vpc-cni, kube-proxy, eks-pod-identity-agent) are ACTIVE with 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from launchpod.contracts.features import FeatureObjectView
 
 WAITS_FOR_NODES_CODE = "InsufficientNumberOfReplicas"
 FAILED = frozenset({"CREATE_FAILED", "DELETE_FAILED", "UPDATE_FAILED"})
+
+
+def installed(addon: dict[str, Any] | None) -> bool:
+    """The add-on is there and not on its way out."""
+    return addon is not None and addon.get("status") != "DELETING"
+
+
+def in_use(addon: dict[str, Any] | None) -> bool:
+    """Installed and not failed to create: what it provides works, or will once it settles."""
+    return installed(addon) and (addon or {}).get("status") != "CREATE_FAILED"
+
+
+class FeatureFacts(TypedDict):
+    enabled: bool
+    status: str
+    version: str | None
+
+
+def feature_facts(addon: dict[str, Any] | None) -> FeatureFacts:
+    """What a feature that is one EKS add-on says of it: enabled, its status (DISABLED when absent), its version."""
+    return FeatureFacts(
+        enabled=installed(addon),
+        status="DISABLED" if addon is None else str(addon.get("status")),
+        version=(addon or {}).get("addonVersion"),
+    )
 
 
 def issues(addon: dict[str, Any]) -> list[dict[str, Any]]:

@@ -146,10 +146,6 @@ def grafana_url(values: dict[str, Any]) -> str | None:
     return f"https://{workspace}.grafana-workspace.{region}.amazonaws.com/d/{GRAFANA_DASHBOARD}"
 
 
-def _installed(addon: dict[str, Any] | None) -> bool:
-    return addon is not None and addon.get("status") != "DELETING"
-
-
 def view(
     addons: dict[str, dict[str, Any]], cluster: str, prefix: str, grafana: dict[str, Any] | None = None
 ) -> FeatureView:
@@ -189,9 +185,7 @@ def view(
     return FeatureView(
         name="hyperpodObservability",
         title="HyperPod observability (Amazon Managed Prometheus)",
-        enabled=_installed(addon),
-        status="DISABLED" if addon is None else str(addon.get("status")),
-        version=(addon or {}).get("addonVersion"),
+        **addon_health.feature_facts(addon),
         settings=settings,
         objects=objects,
         dependsOn=["eks-pod-identity-agent", "HyperPod nodes (its exporters run on them)"],
@@ -211,11 +205,9 @@ def steps(
     """``sign_in``: create a Grafana workspace with this sign-in (SAML or AWS_SSO) when turning it on; ``grafana``:
     the Grafana workspace Launchpod made for the cluster before, if any (deleted when turning it off)."""
     obs = entry()
-    addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
-    if wanted:
-        if _installed(addon):
-            return []
+
+    def install() -> list[Step]:
         found = [
             Step(
                 "create",
@@ -259,13 +251,15 @@ def steps(
             )
         )
         return found
-    removal = ownership.owned_addon_removal(obs.addon, addon, cluster, prefix, FIELD, PHASE, role, "the collector's")
-    if grafana is not None:
+
+    feature = ownership.AddonFeature(obs.addon, FIELD, PHASE, role, "the collector's")
+    steps = feature.steps(addons, cluster, prefix, wanted, install)
+    if not wanted and grafana is not None:
         name = grafana_name(prefix, cluster)
-        removal += [
+        steps += [
             Step(
                 "delete", f"Amazon Managed Grafana workspace {name}", "created by Launchpod for the dashboards", PHASE
             ),
             Step("delete", f"IAM role {name}", "the Grafana workspace's role, created by Launchpod", PHASE),
         ]
-    return removal
+    return steps

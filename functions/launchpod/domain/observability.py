@@ -42,8 +42,7 @@ def log_group(cluster: str) -> str:
 
 def enabled(addons: dict[str, dict[str, Any]]) -> bool:
     """The add-on is installed and not being removed: Fluent Bit ships (or will ship) container logs."""
-    found = addons.get(entry().addon)
-    return found is not None and found.get("status") not in ("DELETING", "CREATE_FAILED")
+    return addon_health.in_use(addons.get(entry().addon))
 
 
 def _quoted(value: str) -> str:
@@ -72,9 +71,7 @@ def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
     return FeatureView(
         name="observability",
         title="Observability (CloudWatch Container Insights)",
-        enabled=addon is not None and addon.get("status") != "DELETING",
-        status="DISABLED" if addon is None else str(addon.get("status")),
-        version=(addon or {}).get("addonVersion"),
+        **addon_health.feature_facts(addon),
         settings={"applicationLogGroup": log_group(cluster)},
         objects=objects,
         dependsOn=["eks-pod-identity-agent"],
@@ -86,11 +83,9 @@ def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
 
 def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: bool) -> list[Step]:
     obs = entry()
-    addon = addons.get(obs.addon)
     role = role_name(prefix, cluster)
-    if wanted:
-        if addon is not None and addon.get("status") != "DELETING":
-            return []
+
+    def install() -> list[Step]:
         return [
             Step(
                 "create",
@@ -106,6 +101,6 @@ def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: 
                 PHASE,
             ),
         ]
-    return ownership.owned_addon_removal(
-        obs.addon, addon, cluster, prefix, "observability", PHASE, role, "the add-on's"
-    )
+
+    feature = ownership.AddonFeature(obs.addon, "observability", PHASE, role, "the add-on's")
+    return feature.steps(addons, cluster, prefix, wanted, install)

@@ -10,8 +10,11 @@ call so that a retried phase that finds its own cluster can still record it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from launchpod.domain import addons as addon_health
 
 if TYPE_CHECKING:
     from launchpod.domain.plan import Step
@@ -100,11 +103,46 @@ def untrusted_principals(document: Mapping[str, object], account: str) -> list[s
     return out
 
 
+@dataclass(frozen=True)
+class AddonFeature:
+    """A managed feature that is one EKS add-on, with the pod identity ``role`` Launchpod makes for it when it has
+    one (``whose`` role, in the removal's reason: "the operator's", ...); ``field`` is the request's."""
+
+    addon: str
+    field: str
+    phase: str
+    role: str | None = None
+    whose: str = ""
+
+    def steps(
+        self,
+        addons: Mapping[str, dict[str, Any]],
+        cluster: str,
+        prefix: str,
+        wanted: bool,
+        install: Callable[[], list[Step]],
+    ) -> list[Step]:
+        """Turned on or off: nothing when it already is, ``install()`` to turn it on, and to turn it off its
+        removal, only when Launchpod installed it (``owned_addon_removal``)."""
+        addon = addons.get(self.addon)
+        if wanted:
+            return [] if addon_health.installed(addon) else install()
+        return owned_addon_removal(self.addon, addon, cluster, prefix, self.field, self.phase, self.role, self.whose)
+
+
 def owned_addon_removal(
-    name: str, addon: dict[str, Any] | None, cluster: str, prefix: str, field: str, phase: str, role: str, whose: str
+    name: str,
+    addon: dict[str, Any] | None,
+    cluster: str,
+    prefix: str,
+    field: str,
+    phase: str,
+    role: str | None,
+    whose: str,
 ) -> list[Step]:
     """A feature add-on's removal plan, only when Launchpod installed it: the add-on ``name``, then its pod identity
-    ``role`` (``whose``: "the operator's", ...); none when it is not installed, a 409 when someone else installed it."""
+    ``role`` when it has one (``whose``: "the operator's", ...); none when it is not installed, a 409 when someone
+    else installed it."""
     from launchpod.domain.errors import Conflict
     from launchpod.domain.plan import Step
 
@@ -116,7 +154,7 @@ def owned_addon_removal(
             " installed (Launchpod removes only what it created).",
             details=[{"field": f"body.{field}.enabled", "rule": "owned_by_launchpod", "message": name}],
         )
-    return [
-        Step("delete", f"EKS add-on {name}", f"{field}.enabled is false and it is installed", phase),
-        Step("delete", f"IAM role {role}", f"{whose} pod identity role, created by Launchpod", phase),
-    ]
+    removal = [Step("delete", f"EKS add-on {name}", f"{field}.enabled is false and it is installed", phase)]
+    if role is not None:
+        removal.append(Step("delete", f"IAM role {role}", f"{whose} pod identity role, created by Launchpod", phase))
+    return removal

@@ -20,6 +20,7 @@ from botocore.awsrequest import AWSRequest
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
 from launchpod.adapters.aws.signed_http import SignedHttp
+from launchpod.adapters.aws.tags import carries
 from launchpod.domain.errors import Conflict, PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
@@ -107,7 +108,7 @@ class AmpWorkspaces:
                 continue
             with aws_call("aps:DescribeWorkspace"):
                 found = self.amp.describe_workspace(workspaceId=summary["workspaceId"])["workspace"]
-            if all((found.get("tags") or {}).get(k) == v for k, v in tags.items()):
+            if carries(found.get("tags") or {}, tags):
                 return dict(found)
         return None
 

@@ -12,6 +12,7 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, ignoring
+from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.network import Subnet
@@ -24,12 +25,8 @@ def subnet(described: dict[str, Any]) -> Subnet:
         zone=str(described["AvailabilityZone"]),
         vpc_id=str(described["VpcId"]),
         cidr=str(described["CidrBlock"]),
-        tags={t["Key"]: t["Value"] for t in described.get("Tags") or []},
+        tags=tag_dict(described.get("Tags")),
     )
-
-
-def _tag_list(tags: dict[str, str]) -> list[dict[str, str]]:
-    return [{"Key": k, "Value": v} for k, v in sorted(tags.items())]
 
 
 def _filters(tags: dict[str, str]) -> list[dict[str, Any]]:
@@ -37,7 +34,7 @@ def _filters(tags: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def _spec(kind: str, tags: dict[str, str]) -> list[dict[str, Any]]:
-    return [{"ResourceType": kind, "Tags": _tag_list(tags)}]
+    return [{"ResourceType": kind, "Tags": tag_list(tags)}]
 
 
 class Ec2:

@@ -13,6 +13,7 @@ from typing import Any
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
+from launchpod.adapters.aws.tags import carries
 from launchpod.domain.errors import NotFound
 
 GONE = ("DELETING",)
@@ -54,7 +55,7 @@ class GrafanaWorkspaces:
             listed = [w for page in pages for w in page["workspaces"]]
         for summary in listed:
             found_tags = summary.get("tags") or {}
-            ours = all(found_tags.get(k) == v for k, v in tags.items())
+            ours = carries(found_tags, tags)
             if summary.get("name") == name and summary["status"] not in GONE and ours:
                 return _view(summary, *self._where())
         return None

@@ -9,6 +9,7 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.tags import carries, tag_dict, tag_list
 from launchpod.domain import ownership
 from launchpod.domain.errors import PermanentError
 from launchpod.runtime.settings import settings
@@ -58,7 +59,7 @@ class Iam:
                     RoleName=name,
                     AssumeRolePolicyDocument=trust_policy(service),
                     Description=description,
-                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    Tags=tag_list(tags),
                     **({"PermissionsBoundary": boundary} if boundary else {}),
                 )["Role"]["Arn"]
             attached = {p["PolicyArn"] for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]}
@@ -76,8 +77,7 @@ class Iam:
                 if error_code(exc) == "NoSuchEntity":
                     return None
                 raise
-        found = {t["Key"]: t["Value"] for t in role.get("Tags", [])}
-        return str(role["Arn"]) if all(found.get(k) == v for k, v in tags.items()) else None
+        return str(role["Arn"]) if carries(tag_dict(role.get("Tags")), tags) else None
 
     def ensure_role_trusting(self, name: str, trust: dict[str, object], tags: dict[str, str], description: str) -> str:
         """A role with this trust policy. No function may rewrite a role's trust (there is no IAM condition
@@ -106,7 +106,7 @@ class Iam:
                     RoleName=name,
                     AssumeRolePolicyDocument=json.dumps(trust),
                     Description=description,
-                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    Tags=tag_list(tags),
                     **({"PermissionsBoundary": boundary} if boundary else {}),
                 )["Role"]["Arn"]
             )
@@ -150,7 +150,7 @@ class Iam:
                     Url=issuer_url,
                     ClientIDList=["sts.amazonaws.com"],
                     ThumbprintList=[EKS_OIDC_THUMBPRINT],
-                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    Tags=tag_list(tags),
                 )["OpenIDConnectProviderArn"]
             )
 
@@ -167,8 +167,7 @@ class Iam:
                     name = role["RoleName"]
                     if not name.startswith(name_prefix):
                         continue
-                    found = {t["Key"]: t["Value"] for t in self.iam.list_role_tags(RoleName=name)["Tags"]}
-                    if any(found.get(k) != v for k, v in tags.items()):
+                    if not carries(tag_dict(self.iam.list_role_tags(RoleName=name)["Tags"]), tags):
                         continue
                     self._delete_role(name, detach=True)
                     gone.append(name)
@@ -181,11 +180,8 @@ class Iam:
                 arn = provider["Arn"]
                 if not arn.endswith(f"oidc-provider/{host_path}"):
                     continue
-                found = {
-                    t["Key"]: t["Value"]
-                    for t in self.iam.get_open_id_connect_provider(OpenIDConnectProviderArn=arn).get("Tags", [])
-                }
-                if all(found.get(k) == v for k, v in tags.items()):
+                found = self.iam.get_open_id_connect_provider(OpenIDConnectProviderArn=arn).get("Tags")
+                if carries(tag_dict(found), tags):
                     self.iam.delete_open_id_connect_provider(OpenIDConnectProviderArn=arn)
                     return str(arn)
         return None

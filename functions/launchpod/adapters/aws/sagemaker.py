@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
@@ -119,7 +120,7 @@ class SageMaker:
                     VpcConfig={"SecurityGroupIds": security_group_ids, "Subnets": subnet_ids},
                     Orchestrator={"Eks": {"ClusterArn": eks_arn}},
                     NodeRecovery=node_recovery,
-                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    Tags=tag_list(tags),
                     **extra,
                 )["ClusterArn"]
             )
@@ -130,7 +131,7 @@ class SageMaker:
 
     def tags(self, arn: str) -> dict[str, str]:
         with aws_call("sagemaker:ListTags"):
-            return {t["Key"]: t["Value"] for t in self.sm.list_tags(ResourceArn=arn).get("Tags", [])}
+            return tag_dict(self.sm.list_tags(ResourceArn=arn).get("Tags"))
 
     def update_software(self, params: dict[str, Any]) -> None:
         with aws_call("sagemaker:UpdateClusterSoftware"):

@@ -17,6 +17,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import error_code, translate
+from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.errors import Conflict, InvalidInput
 
 _GONE = {"Deleting", "Deleted", "DeleteFailed", "DeleteRollbackFailed"}
@@ -35,10 +36,6 @@ def _call(action: str) -> Iterator[None]:
         raise translate(exc, action) from exc
     except BotoCoreError as exc:
         raise translate(exc, action) from exc
-
-
-def _tags(tags: dict[str, str]) -> list[dict[str, str]]:
-    return [{"Key": k, "Value": v} for k, v in sorted(tags.items())]
 
 
 def _clean(found: dict[str, Any]) -> dict[str, Any]:
@@ -69,7 +66,7 @@ class TaskGovernance:
     ) -> None:
         with _call("sagemaker:CreateClusterSchedulerConfig"):
             self.sm.create_cluster_scheduler_config(
-                Name=name, ClusterArn=cluster_arn, SchedulerConfig=config, Tags=_tags(tags)
+                Name=name, ClusterArn=cluster_arn, SchedulerConfig=config, Tags=tag_list(tags)
             )
 
     def update_scheduler_config(self, config_id: str, version: int, config: dict[str, Any]) -> None:
@@ -95,7 +92,7 @@ class TaskGovernance:
 
     def create_quota(self, params: dict[str, Any], tags: dict[str, str]) -> None:
         with _call("sagemaker:CreateComputeQuota"):
-            self.sm.create_compute_quota(**params, Tags=_tags(tags))
+            self.sm.create_compute_quota(**params, Tags=tag_list(tags))
 
     def update_quota(self, quota_id: str, version: int, params: dict[str, Any]) -> None:
         with _call("sagemaker:UpdateComputeQuota"):
@@ -107,4 +104,4 @@ class TaskGovernance:
 
     def tags(self, arn: str) -> dict[str, str]:
         with _call("sagemaker:ListTags"):
-            return {t["Key"]: t["Value"] for t in self.sm.list_tags(ResourceArn=arn).get("Tags", [])}
+            return tag_dict(self.sm.list_tags(ResourceArn=arn).get("Tags"))

@@ -4,7 +4,7 @@ that brings it to what a PATCH asks (``plan``, ``workflow``), in the configure-f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
@@ -49,8 +49,7 @@ FSX_CSI = "aws-fsx-csi-driver"  # optional for reconcile-dependencies; the infer
 
 def inference_enabled(addons: dict[str, dict[str, Any]]) -> bool:
     """The inference operator add-on is installed and not being removed."""
-    found = addons.get(inference_operator().addon)
-    return found is not None and found.get("status") not in ("DELETING", "CREATE_FAILED")
+    return addon_health.in_use(addons.get(inference_operator().addon))
 
 
 @dataclass
@@ -84,26 +83,6 @@ def _addon_state(addon: dict[str, Any] | None) -> str:
     return str(addon.get("status")) if addon else "NOT_INSTALLED"
 
 
-def _installed(addon: dict[str, Any] | None) -> bool:
-    """The add-on is there and not on its way out."""
-    return addon is not None and addon.get("status") != "DELETING"
-
-
-class _AddonFacts(TypedDict):
-    enabled: bool
-    status: str
-    version: str | None
-
-
-def _addon_facts(addon: dict[str, Any] | None) -> _AddonFacts:
-    """What a feature that is one EKS add-on says of it: enabled, its status, its version."""
-    return _AddonFacts(
-        enabled=_installed(addon),
-        status="DISABLED" if addon is None else _addon_state(addon),
-        version=(addon or {}).get("addonVersion"),
-    )
-
-
 def views(real: RealState) -> list[FeatureView]:
     op = training_operator()
     addon = real.addons.get(op.addon)
@@ -118,7 +97,7 @@ def views(real: RealState) -> list[FeatureView]:
     trainer = FeatureView(
         name="trainingOperator",
         title="HyperPod training operator",
-        **_addon_facts(addon),
+        **addon_health.feature_facts(addon),
         objects=objects,
         dependsOn=list(op.requires),
         note=note,
@@ -177,7 +156,7 @@ def _inference_view(real: RealState) -> FeatureView:
     return FeatureView(
         name="inferenceOperator",
         title="HyperPod inference operator",
-        **_addon_facts(addon),
+        **addon_health.feature_facts(addon),
         objects=objects,
         dependsOn=list(op.requires),
         blockedBy=_inference_blocked(real) if addon is None else [],
@@ -210,11 +189,9 @@ def _cert_manager_step(real: RealState, needed_by: str) -> list[Step]:
 
 def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) -> list[Step]:
     op = inference_operator()
-    addon = real.addons.get(op.addon)
     role = inference_role_name(real.prefix, real.cluster)
-    if enabled:
-        if _installed(addon):
-            return []
+
+    def install() -> list[Step]:
         blocked = _inference_blocked(real)
         if blocked:
             raise Conflict(
@@ -244,7 +221,9 @@ def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) ->
                 "InferenceOperator",
             ),
         ]
-    return _operator_removal(real, op, addon, "inferenceOperator", "InferenceOperator", role)
+
+    feature = ownership.AddonFeature(op.addon, "inferenceOperator", "InferenceOperator", role, "the operator's")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _autoscaling_view(real: RealState) -> FeatureView:
@@ -274,7 +253,7 @@ def _governance_view(real: RealState) -> FeatureView:
     return FeatureView(
         name="taskGovernance",
         title="HyperPod task governance",
-        **_addon_facts(addon),
+        **addon_health.feature_facts(addon),
         objects=[FeatureObjectView(kind="EKS add-on", name=tg.addon, state=_addon_state(addon))],
         dependsOn=["HyperPod cluster"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster: task governance schedules HyperPod's compute"],
@@ -284,10 +263,8 @@ def _governance_view(real: RealState) -> FeatureView:
 
 def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
     tg = task_governance()
-    addon = real.addons.get(tg.addon)
-    if enabled:
-        if _installed(addon):
-            return []
+
+    def install() -> list[Step]:
         if real.hyperpod is None:
             raise Conflict(
                 f"{real.cluster} has no HyperPod cluster; task governance schedules HyperPod's compute. Create one"
@@ -296,34 +273,23 @@ def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
             )
         reason = "taskGovernance.enabled is true and the add-on is not installed"
         return [Step("create", f"EKS add-on {tg.addon} {tg.version}", reason, "TaskGovernance")]
-    if addon is None:
-        return []
-    if not ownership.owns_aws(addon.get("tags") or {}, real.cluster, real.prefix):
-        raise Conflict(
-            f"The add-on {tg.addon} on {real.cluster} was not installed by Launchpod; remove it where it was"
-            " installed (Launchpod removes only what it created).",
-            details=[{"field": "body.taskGovernance.enabled", "rule": "owned_by_launchpod", "message": tg.addon}],
-        )
-    return [
-        Step(
-            "delete", f"EKS add-on {tg.addon}", "taskGovernance.enabled is false and it is installed", "TaskGovernance"
-        )
-    ]
+
+    feature = ownership.AddonFeature(tg.addon, "taskGovernance", "TaskGovernance")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _operator_steps(real: RealState, enabled: bool) -> list[Step]:
     op = training_operator()
-    addon = real.addons.get(op.addon)
     role = operator_role_name(real.prefix, real.cluster)
-    if enabled:
-        if _installed(addon):
-            return []
-        steps = _cert_manager_step(real, "training operator")
+
+    def install() -> list[Step]:
         return [
-            *steps,
+            *_cert_manager_step(real, "training operator"),
             *_operator_install(op, "trainingOperator", "TrainingOperator", role, "it reads its cluster's nodes"),
         ]
-    return _operator_removal(real, op, addon, "trainingOperator", "TrainingOperator", role)
+
+    feature = ownership.AddonFeature(op.addon, "trainingOperator", "TrainingOperator", role, "the operator's")
+    return feature.steps(real.addons, real.cluster, real.prefix, enabled, install)
 
 
 def _operator_install(op: Any, field: str, phase: str, role: str, grants: str) -> list[Step]:
@@ -338,15 +304,6 @@ def _operator_install(op: Any, field: str, phase: str, role: str, grants: str) -
             phase,
         ),
     ]
-
-
-def _operator_removal(
-    real: RealState, op: Any, addon: dict[str, Any] | None, field: str, phase: str, role: str
-) -> list[Step]:
-    """An operator add-on's removal, only when Launchpod installed it: the add-on, then its role."""
-    return ownership.owned_addon_removal(
-        op.addon, addon, real.cluster, real.prefix, field, phase, role, "the operator's"
-    )
 
 
 def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) -> list[Step]:

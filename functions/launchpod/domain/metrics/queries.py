@@ -19,6 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from launchpod.domain import addons as addon_health
+
 ADDON = "amazon-sagemaker-hyperpod-observability"
 
 
@@ -45,7 +47,7 @@ class Query:
 def workspace(addons: dict[str, dict[str, Any]]) -> str | None:
     """The prometheusEndpoint the add-on writes to, or None (no add-on, being removed, or no workspace set)."""
     addon = addons.get(ADDON)
-    if addon is None or addon.get("status") in ("DELETING", "CREATE_FAILED"):
+    if addon is None or not addon_health.in_use(addon):
         return None
     try:
         values = json.loads(addon.get("configurationValues") or "{}")
