@@ -22,8 +22,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
-from bench.harness import admin_client, arguments
-from sandbox.runtime import Sandbox, free_port
+from bench.harness import admin_client, arguments, running
+from sandbox.runtime import Sandbox
 
 EKS_SIM_SECONDS = 600
 ADDON_SIM_SECONDS = 60
@@ -45,18 +45,17 @@ def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int,
 
 def main() -> int:
     args = arguments(__doc__, time_scale=0.02, runs=3).parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    critical = (EKS_SIM_SECONDS + ADDON_SIM_SECONDS) * args.time_scale
-    rows = []
-    with admin_client(box) as client:
-        for i in range(args.runs):
-            wall, transitions, status = run_once(box, client, f"bench-{i}")
-            rows.append((wall, transitions))
-            print(
-                f"run {i}: {status} wall {wall:6.2f} s  critical path {critical:6.2f} s  "
-                f"ratio {wall / critical:5.2f}  state transitions {transitions}"
-            )
-    box.stop()
+    with running(args.time_scale) as box:
+        critical = (EKS_SIM_SECONDS + ADDON_SIM_SECONDS) * args.time_scale
+        rows = []
+        with admin_client(box) as client:
+            for i in range(args.runs):
+                wall, transitions, status = run_once(box, client, f"bench-{i}")
+                rows.append((wall, transitions))
+                print(
+                    f"run {i}: {status} wall {wall:6.2f} s  critical path {critical:6.2f} s  "
+                    f"ratio {wall / critical:5.2f}  state transitions {transitions}"
+                )
     walls = [w for w, _ in rows]
     print(
         f"time scale {args.time_scale}: median wall {statistics.median(walls):.2f} s over a simulated "

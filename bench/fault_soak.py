@@ -40,8 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "functions"))
 
 from launchpod import registry
 
+from bench.harness import running
 from sandbox.aws.iam import gate
-from sandbox.runtime import Sandbox, free_port
+from sandbox.runtime import Sandbox
 
 ZONES = ["us-east-1a", "us-east-1b"]
 GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
@@ -181,9 +182,8 @@ def main() -> int:
     for kind, (flag, default) in rates.items():
         parser.add_argument(flag, type=float, default=default, help=f"fraction of phase invocations: {kind}")
     args = parser.parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    names = [f"soak-{i:02d}" for i in range(args.clusters)]
-    try:
+    with running(args.time_scale) as box:
+        names = [f"soak-{i:02d}" for i in range(args.clusters)]
         client = Client(box)
         client.timeout = args.operation_timeout
         box.faults.throttle(args.throttle, seed=args.seed)
@@ -237,8 +237,6 @@ def main() -> int:
         print(f"duplicate mutations: {duplicates}")
         left = orphans(names)
         print(f"orphans after deleting everything: {sum(left.values())}  {left}")
-    finally:
-        box.stop()
     return 0
 
 

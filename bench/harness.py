@@ -1,12 +1,15 @@
-"""What the sandbox benchmarks share: the command line every one starts from and a REST client as the admin."""
+"""What the sandbox benchmarks share: the command line every one starts from, the sandbox it runs against and a
+REST client as the admin."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 
 import httpx
 
-from sandbox.runtime import Sandbox
+from sandbox.runtime import Sandbox, free_port
 
 
 def arguments(doc: str, time_scale: float, runs: int | None = None) -> argparse.ArgumentParser:
@@ -18,6 +21,16 @@ def arguments(doc: str, time_scale: float, runs: int | None = None) -> argparse.
     if runs is not None:
         parser.add_argument("--runs", type=int, default=runs)
     return parser
+
+
+@contextlib.contextmanager
+def running(time_scale: float) -> Iterator[Sandbox]:
+    """A sandbox started on a free port at ``time_scale``, stopped however the benchmark ends."""
+    box = Sandbox(time_scale=time_scale, port=free_port()).start()
+    try:
+        yield box
+    finally:
+        box.stop()
 
 
 def admin_client(box: Sandbox) -> httpx.Client:

@@ -17,8 +17,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import admin_client, arguments
-from sandbox.runtime import Sandbox, free_port
+from bench.harness import admin_client, arguments, running
+from sandbox.runtime import Sandbox
 from tests.sandbox.clusters import P5_GROUP, cluster_body
 
 BODY = {
@@ -59,18 +59,19 @@ def _their_cluster(box: Sandbox) -> None:
 
 def main() -> int:
     args = arguments(__doc__, time_scale=0.01).parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    name = BODY["name"]
-    with admin_client(box) as c:
-        print("provision          ", _wait(c, c.post("/api/clusters/provision", json=BODY)))
-        print("dependencies again ", _wait(c, c.post(f"/api/clusters/{name}/dependencies", json={})))
-        print("update-software    ", _wait(c, c.post(f"/api/clusters/{name}/software-update", json={})))
-        _their_cluster(box)
-        print("import             ", _wait(c, c.post("/api/clusters/import", json={"name": "theirs"})))
-        for cluster in (name, "theirs"):
-            print(f"delete {cluster:12}", _wait(c, c.delete(f"/api/clusters/{cluster}", params={"confirm": cluster})))
-    report = box.iam.report()
-    box.stop()
+    with running(args.time_scale) as box:
+        name = BODY["name"]
+        with admin_client(box) as c:
+            print("provision          ", _wait(c, c.post("/api/clusters/provision", json=BODY)))
+            print("dependencies again ", _wait(c, c.post(f"/api/clusters/{name}/dependencies", json={})))
+            print("update-software    ", _wait(c, c.post(f"/api/clusters/{name}/software-update", json={})))
+            _their_cluster(box)
+            print("import             ", _wait(c, c.post("/api/clusters/import", json={"name": "theirs"})))
+            for cluster in (name, "theirs"):
+                print(
+                    f"delete {cluster:12}", _wait(c, c.delete(f"/api/clusters/{cluster}", params={"confirm": cluster}))
+                )
+        report = box.iam.report()
     totals, cost = report["totals"], report["cost"]
     print(
         f"\n{totals['calls']} calls authorized: {totals['allowed']} allowed, {totals['denied']} denied; "

@@ -20,9 +20,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import admin_client, arguments
+from bench.harness import admin_client, arguments, running
 from sandbox.aws import sagemaker as hyperpod
-from sandbox.runtime import Sandbox, free_port
+from sandbox.runtime import Sandbox
 from tests.sandbox.clusters import cluster_body
 from tests.sandbox.workloads import gpu_deployment
 
@@ -74,26 +74,25 @@ def run_once(box: Sandbox) -> float:
 
 def main() -> int:
     args = arguments(__doc__, time_scale=0.02, runs=3).parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    add_node = hyperpod.describe_durations()["scale_up"] * args.time_scale
-    # Karpenter needs continuous provisioning, which a cluster gets only at creation.
-    system = {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}
-    body = cluster_body(NAME, system, nodeProvisioningMode="Continuous")
-    with admin_client(box) as client:
-        _wait(client, client.post("/api/clusters/provision", json=body))
-        group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
-        _wait(client, client.post(f"/api/clusters/{NAME}/instance-groups", json=group))
-        scaling = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 0}
-        _wait(client, client.put(f"/api/clusters/{NAME}/autoscaling", json=scaling))
-        ratios = []
-        for i in range(args.runs):
-            elapsed = run_once(box)
-            ratios.append(elapsed / add_node)
-            print(
-                f"run {i}: pending pod -> node Ready {elapsed:6.2f} s  simulated add-node time {add_node:6.2f} s  "
-                f"ratio {elapsed / add_node:5.3f}"
-            )
-    box.stop()
+    with running(args.time_scale) as box:
+        add_node = hyperpod.describe_durations()["scale_up"] * args.time_scale
+        # Karpenter needs continuous provisioning, which a cluster gets only at creation.
+        system = {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}
+        body = cluster_body(NAME, system, nodeProvisioningMode="Continuous")
+        with admin_client(box) as client:
+            _wait(client, client.post("/api/clusters/provision", json=body))
+            group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
+            _wait(client, client.post(f"/api/clusters/{NAME}/instance-groups", json=group))
+            scaling = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 0}
+            _wait(client, client.put(f"/api/clusters/{NAME}/autoscaling", json=scaling))
+            ratios = []
+            for i in range(args.runs):
+                elapsed = run_once(box)
+                ratios.append(elapsed / add_node)
+                print(
+                    f"run {i}: pending pod -> node Ready {elapsed:6.2f} s  simulated add-node time {add_node:6.2f} s  "
+                    f"ratio {elapsed / add_node:5.3f}"
+                )
     print(
         f"time scale {args.time_scale}: median ratio {statistics.median(ratios):.3f} over {args.runs} runs "
         "(goal <= 1.05); the group returned to zero after each run"

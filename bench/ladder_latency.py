@@ -23,8 +23,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import watch
-from bench.harness import admin_client, arguments
-from sandbox.runtime import Sandbox, free_port
+from bench.harness import admin_client, arguments, running
 
 GOAL_SECONDS = 5.0
 
@@ -56,24 +55,23 @@ def decision_latency(client: httpx.Client, cluster: str, node_id: str) -> float:
 
 def main() -> int:
     args = arguments(__doc__, time_scale=0.01, runs=5).parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    name = "bench-ladder"
-    with admin_client(box) as client:
-        op = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
-        _wait(client, op.json()["operation"]["id"])
-        # HyperPod's dependencies first (AWS requires them; without the health agent no fault is reported).
-        _wait(client, client.post(f"/api/clusters/{name}/dependencies", json={}).json()["operation"]["id"])
-        group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": args.runs}
-        body = {"availabilityZone": "us-east-1a", "instanceGroups": [group], "nodeRecovery": "None"}
-        op = client.post(f"/api/clusters/{name}/hyperpod", json=body)
-        _wait(client, op.json()["operation"]["id"])
-        nodes = sorted(n["nodeId"] for n in client.get(f"/api/clusters/{name}/nodes").json()["items"])
-        latencies = []
-        for i, node_id in enumerate(nodes[: args.runs]):
-            latency = decision_latency(client, name, node_id)
-            latencies.append(latency)
-            print(f"run {i}: {node_id} fault event -> decision recorded {latency:5.2f} s")
-    box.stop()
+    with running(args.time_scale) as box:
+        name = "bench-ladder"
+        with admin_client(box) as client:
+            op = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
+            _wait(client, op.json()["operation"]["id"])
+            # HyperPod's dependencies first (AWS requires them; without the health agent no fault is reported).
+            _wait(client, client.post(f"/api/clusters/{name}/dependencies", json={}).json()["operation"]["id"])
+            group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": args.runs}
+            body = {"availabilityZone": "us-east-1a", "instanceGroups": [group], "nodeRecovery": "None"}
+            op = client.post(f"/api/clusters/{name}/hyperpod", json=body)
+            _wait(client, op.json()["operation"]["id"])
+            nodes = sorted(n["nodeId"] for n in client.get(f"/api/clusters/{name}/nodes").json()["items"])
+            latencies = []
+            for i, node_id in enumerate(nodes[: args.runs]):
+                latency = decision_latency(client, name, node_id)
+                latencies.append(latency)
+                print(f"run {i}: {node_id} fault event -> decision recorded {latency:5.2f} s")
     median, worst = statistics.median(latencies), max(latencies)
     verdict = "within" if worst <= GOAL_SECONDS else "over"
     print(

@@ -42,9 +42,10 @@ from launchpod.adapters.store.operations import FEED, FEED_ATTRIBUTE
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.domain.clusters.control_plane import PHASES
 
+from bench.harness import running
 from sandbox.aws.awslambda import streams
 from sandbox.provision import table_name
-from sandbox.runtime import Sandbox, free_port
+from sandbox.runtime import Sandbox
 
 STATUSES = ("SUCCEEDED", "FAILED", "CANCELLED")
 NAME = "bench-real"
@@ -219,8 +220,7 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--time-scale", type=float, default=0.01)
     args = parser.parse_args()
-    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
-    try:
+    with running(args.time_scale) as box:
         viewer = {"Authorization": f"Bearer {box.tokens.token_for('viewer')}"}
         admin = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
         with httpx.Client(base_url=box.url, headers=viewer, timeout=120) as client:
@@ -258,8 +258,6 @@ def main() -> int:
             total, distinct = every_page(client, "/api/clusters", {"limit": 200})
             print(f"clusters paged 200 at a time: {total} listed, {distinct} distinct (of {args.clusters + 1})")
             print(f"p95 over {GOAL_MS:.0f} ms: {', '.join(over) or 'none'}")
-    finally:
-        box.stop()
     return 0
 
 

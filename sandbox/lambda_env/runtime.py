@@ -227,8 +227,10 @@ class Context:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
-def _error(exc: BaseException, error_type: str | None = None) -> str:
-    # Lambda's unhandled-error document; Step Functions takes errorType as the ASL error name.
+def error_payload(exc: BaseException, error_type: str | None = None) -> str:
+    """Lambda's unhandled-error document, for the runtime here and the in-process invoke alike."""
+    # Step Functions takes errorType as the ASL error name, so `raise RetryableError(...)` matches
+    # `"ErrorEquals": ["RetryableError"]`.
     return json.dumps(
         {
             "errorMessage": str(exc),
@@ -295,13 +297,13 @@ def main(conn: Connection, config: dict[str, Any]) -> None:
             return
         _kind, request_id, event, timeout = message
         if init_error is not None:
-            conn.send(("result", _error(init_error, init_error.error_type), True))
+            conn.send(("result", error_payload(init_error, init_error.error_type), True))
             continue
         context = Context(config, request_id, time.monotonic() + timeout)
         try:
             payload, failed = json.dumps(handler(json.loads(event), context), default=str), False
         except Exception as exc:
             print(f"[ERROR] {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
-            payload, failed = _error(exc), True
+            payload, failed = error_payload(exc), True
         sys.stdout.flush()
         conn.send(("result", payload, failed))

@@ -18,7 +18,6 @@ import logging
 import os
 import threading
 import time
-import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ from sandbox.aws.state import STATE
 from sandbox.lambda_env import faults
 from sandbox.lambda_env.environments import FunctionConfig
 from sandbox.lambda_env.faults import FUNCTION_FAULTS
-from sandbox.lambda_env.runtime import InitError, load_handler
+from sandbox.lambda_env.runtime import InitError, error_payload, load_handler
 
 log = logging.getLogger("sandbox.aws.lambda")
 
@@ -114,19 +113,6 @@ def _apply_function_environment(fn: LambdaFunction) -> None:
         _state().env_applied.add(fn.function_name)
 
 
-def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
-    # Lambda's unhandled-error document; Step Functions takes errorType as the ASL error name, so
-    # `raise RetryableError(...)` matches `"ErrorEquals": ["RetryableError"]`.
-    return json.dumps(
-        {
-            "errorMessage": str(exc),
-            "errorType": error_type or type(exc).__name__,
-            "requestId": "",
-            "stackTrace": traceback.format_exception(exc)[-5:],
-        }
-    )
-
-
 _original_invoke = LambdaFunction.invoke
 
 
@@ -167,7 +153,7 @@ def _run_in_process(self: LambdaFunction, event: Any) -> tuple[str, bool, str]:
         # Never fall back to moto's Docker runner: the sandbox has no Docker, and Lambda itself
         # reports an unloadable handler as a function error.
         log.warning("Lambda %s: %s", self.function_name, exc)
-        return _error_payload(exc, exc.error_type), True, ""
+        return error_payload(exc, exc.error_type), True, ""
     if isinstance(event, str | bytes):  # moto passes the string "{}" for an empty body
         event = json.loads(event or "{}")
     _state().invocations.append((self.function_name, event))
@@ -186,7 +172,7 @@ def _run_in_process(self: LambdaFunction, event: Any) -> tuple[str, bool, str]:
             return json.dumps(result, default=str), False, ""
         except Exception as exc:
             log.info("Lambda %s raised %s: %s", self.function_name, type(exc).__name__, exc)
-            return _error_payload(exc), True, ""
+            return error_payload(exc), True, ""
         finally:
             CALLER.reset(caller)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -49,26 +50,24 @@ class GrafanaResponse(BaseResponse):
     def _workspace_id(self) -> str:
         return unquote(self.parsed_url.path).rstrip("/").rsplit("/", 1)[-1]
 
-    def create_workspace(self) -> tuple[int, dict[str, str], str]:
+    def _workspace(self, status: int, call: Callable[[], dict[str, Any]]) -> tuple[int, dict[str, str], str]:
+        """A workspace operation's answer: ``{"workspace": ...}`` with ``status``, or the service's error."""
         try:
-            found = grafana.create(self.current_account, self.region, json.loads(self.body or "{}"))
+            found = call()
         except grafana.GrafanaError as exc:
             return self._error(exc)
-        return self._answer(202, {"workspace": found})
+        return self._answer(status, {"workspace": found})
+
+    def create_workspace(self) -> tuple[int, dict[str, str], str]:
+        return self._workspace(
+            202, lambda: grafana.create(self.current_account, self.region, json.loads(self.body or "{}"))
+        )
 
     def describe_workspace(self) -> tuple[int, dict[str, str], str]:
-        try:
-            found = grafana.describe(self.current_account, self.region, self._workspace_id())
-        except grafana.GrafanaError as exc:
-            return self._error(exc)
-        return self._answer(200, {"workspace": found})
+        return self._workspace(200, lambda: grafana.describe(self.current_account, self.region, self._workspace_id()))
 
     def delete_workspace(self) -> tuple[int, dict[str, str], str]:
-        try:
-            found = grafana.delete(self.current_account, self.region, self._workspace_id())
-        except grafana.GrafanaError as exc:
-            return self._error(exc)
-        return self._answer(202, {"workspace": found})
+        return self._workspace(202, lambda: grafana.delete(self.current_account, self.region, self._workspace_id()))
 
     def list_workspaces(self) -> tuple[int, dict[str, str], str]:
         return self._answer(200, {"workspaces": grafana.list_all(self.current_account, self.region)})

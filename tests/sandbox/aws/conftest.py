@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 
 import sandbox.aws
+from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.ec2 import propagation as ec2_propagation
-from tests.sandbox.aws.support import placeholder_zip
+from sandbox.aws.sagemaker import HYPERPOD_FAULTS
+from tests.sandbox.aws.hyperpod_support import SCALE
+from tests.sandbox.aws.support import hyperpod_ready_eks, placeholder_zip
 
 TIME_SCALE = 0.01
 REGION = "us-east-1"
@@ -161,3 +164,28 @@ def state_machine(client: Any, role_arn: str) -> Any:
         ]
 
     return create
+
+
+# ---------------------------------------------------------------- HyperPod (hyperpod_support.py)
+
+
+@pytest.fixture
+def hyperpod_installed(aws: Any) -> Iterator[None]:
+    """The HyperPod emulation at the clock the HyperPod tests run (their modules use it for every test)."""
+    sandbox.aws.install(SCALE)
+    hyperpod.install()
+    yield
+    HYPERPOD_FAULTS.clear()
+    hyperpod.set_node_sink(None)
+    hyperpod.reset_durations()
+
+
+@pytest.fixture
+def sm(client: Any) -> Any:
+    return client("sagemaker")
+
+
+@pytest.fixture
+def eks_arn(client: Any) -> str:
+    """An EKS cluster HyperPod can attach to (API_AND_CONFIG_MAP authentication, as HyperPod requires)."""
+    return hyperpod_ready_eks(client("eks"), "launchpod-eks")

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the HyperPod fixtures are imported from test_sagemaker_hyperpod and used by name)
 """The sandbox's HyperPod for flexible groups, MinInstanceCount and AutoPatchConfig, as the API reference
 describes them: refused where SageMaker refuses them, a minimum that makes a group InService before its
 target, and Launchpod's whitelist keeping every one of these fields across an update of another group."""
@@ -11,22 +10,21 @@ import pytest
 from botocore.exceptions import ClientError
 from launchpod.domain.instance_groups import specs
 
-from tests.sandbox.aws.support import wait_until
-from tests.sandbox.aws.test_sagemaker_hyperpod import (  # noqa: F401  (fixtures used by name)
+from tests.sandbox.aws.hyperpod_support import (
     CONTINUOUS,
-    _create,
-    _error,
-    _group,
-    _ready_cluster,
-    eks_arn,
+    create_hyperpod,
+    error_of,
     fast_forward,
-    hyperpod_installed,
-    sm,
+    instance_group,
+    ready_cluster,
 )
+from tests.sandbox.aws.support import wait_until
+
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
 
 TYPES = ["ml.g5.8xlarge", "ml.g5.12xlarge"]
 FLEX = {
-    **{k: v for k, v in _group("flex", count=2).items() if k != "InstanceType"},
+    **{k: v for k, v in instance_group("flex", count=2).items() if k != "InstanceType"},
     "InstanceRequirements": {"InstanceTypes": TYPES},
     "MinInstanceCount": 1,
     "AutoPatchConfig": {
@@ -71,8 +69,8 @@ def test_depth_fields_are_refused_where_sagemaker_refuses_them(sm, eks_arn):
     # one EKS cluster for every case: each CreateCluster is refused before anything is made
     for group, extra, says in REFUSED:
         with pytest.raises(ClientError) as refused:
-            _create(sm, eks_arn, group, **extra)
-        assert _error(refused)[0] == "ValidationException" and says in _error(refused)[1], says
+            create_hyperpod(sm, eks_arn, group, **extra)
+        assert error_of(refused)[0] == "ValidationException" and says in error_of(refused)[1], says
 
 
 def test_a_group_with_a_minimum_is_in_service_with_that_many_and_keeps_waiting_for_the_rest(
@@ -82,7 +80,7 @@ def test_a_group_with_a_minimum_is_in_service_with_that_many_and_keeps_waiting_f
     capacity_reset.set_type_capacity("us-east-1a", TYPES[0], 0)
     capacity_reset.set_type_capacity("us-east-1a", TYPES[1], 1)
     fast_forward()
-    _create(sm, eks_arn, FLEX, **CONTINUOUS)
+    create_hyperpod(sm, eks_arn, FLEX, **CONTINUOUS)
     wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService", timeout=60)
     flex = _flex(sm)
     assert (flex["Status"], flex["CurrentCount"], flex["TargetCount"], flex["MinCount"]) == ("InService", 1, 2, 1)
@@ -93,7 +91,7 @@ def test_a_group_with_a_minimum_is_in_service_with_that_many_and_keeps_waiting_f
 
 
 def test_the_whitelist_keeps_a_flexible_groups_depth_fields_and_its_patch_date(sm, eks_arn):
-    described = _ready_cluster(sm, eks_arn, FLEX, _group("cpu", "ml.m5.2xlarge", count=1), **CONTINUOUS)
+    described = ready_cluster(sm, eks_arn, FLEX, instance_group("cpu", "ml.m5.2xlarge", count=1), **CONTINUOUS)
     flex = _flex(sm)
     patch = flex["AutoPatchConfig"]
     assert patch["CurrentPatchSchedule"] == patch["DesiredPatchSchedule"]

@@ -3,28 +3,20 @@ or VPC endpoints) and security groups open for the API server (443) and the kube
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import sandbox.aws
-from sandbox.aws import clock
 from sandbox.aws import sagemaker as hyperpod
-from sandbox.aws.sagemaker import HYPERPOD_FAULTS
+from tests.sandbox.aws.hyperpod_support import FAST
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
-
-FAST = 0.00002  # 900 simulated seconds last 18 ms
 
 
 @pytest.fixture(autouse=True)
-def hyperpod_installed(aws: Any) -> Iterator[None]:
+def fast_hyperpod(hyperpod_installed: None) -> None:
+    """The HyperPod emulation with its transitions over within milliseconds: these tests wait for nodes to join."""
     sandbox.aws.install(FAST)
-    hyperpod.install()
-    yield
-    HYPERPOD_FAULTS.clear()
-    hyperpod.set_node_sink(None)
-    clock.set_time_scale(FAST)
 
 
 @pytest.fixture

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the HyperPod fixtures are imported from test_sagemaker_hyperpod and used by name)
 """ListClusterOperations / DescribeClusterOperation: UpdateCluster and StartClusterHealthCheck are recorded
 as operations whose status follows the groups to Done; filters, sort, pages; an unknown id is not found."""
 
@@ -11,16 +10,10 @@ import pytest
 from botocore.exceptions import ClientError
 
 from sandbox.aws.iam import authz
+from tests.sandbox.aws.hyperpod_support import error_of, fast_forward, instance_group, ready_cluster
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.aws.test_sagemaker_hyperpod import (  # noqa: F401  (fixtures used by name)
-    _error,
-    _group,
-    _ready_cluster,
-    eks_arn,
-    fast_forward,
-    hyperpod_installed,
-    sm,
-)
+
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
 
 
 @pytest.fixture
@@ -40,9 +33,9 @@ def _describe(sm: Any, operation_id: str) -> dict[str, Any]:
 
 
 def test_a_scale_up_is_one_scaling_operation_done_when_the_group_is_in_service(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    ready_cluster(sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1))
     assert _operations(sm) == []  # CreateCluster is not a cluster operation
-    sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=3)])
+    sm.update_cluster(ClusterName="hp", InstanceGroups=[instance_group("cpu", "ml.m5.2xlarge", count=3)])
     [summary] = _operations(sm)
     assert (summary["Type"], summary["Status"]) == ("Scaling", "InProgress")
     described = _describe(sm, summary["OperationId"])
@@ -63,11 +56,13 @@ def test_a_scale_up_is_one_scaling_operation_done_when_the_group_is_in_service(s
 def test_a_spot_scale_short_of_capacity_is_done_with_the_group_failed_and_the_reason_in_its_events(
     sm, eks_arn, capacity_reset
 ):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")  # events
+    ready_cluster(
+        sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous"
+    )  # events
     capacity_reset.set_spot_capacity("us-east-1a", "ml.p5.48xlarge", 1)
     started = datetime.now(UTC) - timedelta(seconds=1)
-    spot = _group("spot", count=3, CapacityRequirements={"Spot": {}})
-    sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=1), spot])
+    spot = instance_group("spot", count=3, CapacityRequirements={"Spot": {}})
+    sm.update_cluster(ClusterName="hp", InstanceGroups=[instance_group("cpu", "ml.m5.2xlarge", count=1), spot])
     [summary] = _operations(sm, CreationTimeAfter=started)
     # The unchanged group is listed in the request but not scaled: no detail for it.
     assert [d["InstanceGroupName"] for d in _describe(sm, summary["OperationId"])["ScalingDetails"]] == ["spot"]
@@ -86,7 +81,7 @@ def test_a_spot_scale_short_of_capacity_is_done_with_the_group_failed_and_the_re
 
 
 def test_deleting_a_group_is_done_once_the_group_is_gone(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), _group("gpu", count=1))
+    ready_cluster(sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1), instance_group("gpu", count=1))
     sm.update_cluster(ClusterName="hp", InstanceGroupsToDelete=["gpu"])
     [summary] = _operations(sm)
     [detail] = _describe(sm, summary["OperationId"])["ScalingDetails"]
@@ -99,7 +94,7 @@ def test_deleting_a_group_is_done_once_the_group_is_gone(sm, eks_arn):
 
 
 def test_on_demand_deep_health_checks_are_a_deep_health_check_operation(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group("gpu", count=1))
+    ready_cluster(sm, eks_arn, instance_group("gpu", count=1))
     config = {"InstanceGroupName": "gpu", "DeepHealthChecks": ["InstanceStress"]}
     sm.start_cluster_health_check(ClusterName="hp", DeepHealthCheckConfigurations=[config])
     [summary] = _operations(sm, Type="DeepHealthCheck")
@@ -113,12 +108,12 @@ def test_on_demand_deep_health_checks_are_a_deep_health_check_operation(sm, eks_
 
 
 def test_operations_sort_newest_first_by_default_filter_by_time_and_page(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    ready_cluster(sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1))
     ids = []
     for count in (2, 3, 1):
         fast_forward()
         wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService")
-        sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=count)])
+        sm.update_cluster(ClusterName="hp", InstanceGroups=[instance_group("cpu", "ml.m5.2xlarge", count=count)])
         ids.append(_operations(sm)[0]["OperationId"])
     assert [o["OperationId"] for o in _operations(sm)] == ids[::-1]
     assert [o["OperationId"] for o in _operations(sm, SortBy="CreationTime", SortOrder="Ascending")] == ids
@@ -133,14 +128,14 @@ def test_operations_sort_newest_first_by_default_filter_by_time_and_page(sm, eks
 
 
 def test_an_unknown_operation_is_resource_not_found(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    ready_cluster(sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1))
     with pytest.raises(ClientError) as exc_info:
         _describe(sm, "00000000-0000-4000-8000-000000000000")
-    code, message = _error(exc_info)
+    code, message = error_of(exc_info)
     assert code == "ResourceNotFound" and "00000000-0000-4000-8000-000000000000" in message
     with pytest.raises(ClientError) as exc_info:
         sm.list_cluster_operations(ClusterName="nope")
-    assert _error(exc_info)[0] == "ResourceNotFound"
+    assert error_of(exc_info)[0] == "ResourceNotFound"
 
 
 def test_iam_authorizes_both_calls_on_the_cluster():
@@ -154,10 +149,10 @@ def test_iam_authorizes_both_calls_on_the_cluster():
 
 
 def test_a_newer_request_for_the_same_group_supersedes_one_still_in_progress(sm, eks_arn, capacity_reset):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    ready_cluster(sm, eks_arn, instance_group("cpu", "ml.m5.2xlarge", count=1))
     capacity_reset.set_spot_capacity("us-east-1a", "ml.p5.48xlarge", 1)
-    spot = _group("spot", count=3, CapacityRequirements={"Spot": {}})
-    cpu = _group("cpu", "ml.m5.2xlarge", count=1)
+    spot = instance_group("spot", count=3, CapacityRequirements={"Spot": {}})
+    cpu = instance_group("cpu", "ml.m5.2xlarge", count=1)
     sm.update_cluster(ClusterName="hp", InstanceGroups=[cpu, spot])
     [first] = _operations(sm)
     # The group is Failed at once (Spot short), so the cluster takes another update while the one

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.aws import sagemaker as hyperpod
-from tests.sandbox.aws import test_sagemaker_hyperpod as hp_tests
-from tests.sandbox.aws.test_sagemaker_hyperpod import _group, _ready_cluster
+import pytest
 
-hyperpod_installed = hp_tests.hyperpod_installed
-sm = hp_tests.sm
-eks_arn = hp_tests.eks_arn
+from sandbox.aws import sagemaker as hyperpod
+from tests.sandbox.aws.hyperpod_support import instance_group, ready_cluster
+
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
+
 LAYER_3 = "topology.k8s.aws/network-node-layer-3"
 
 
@@ -29,8 +29,12 @@ def test_a_mig_group_advertises_partitions_and_a_profile_of_another_gpu_fails(sm
     mig = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.10gb"}}}
     wrong = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.5gb"}}}  # an A100 40GB profile
     mixed = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "mixed-3-1g.10gb-1-4g.40gb"}}}
-    groups = [_group("mig", count=1, **mig), _group("wrong", count=1, **wrong), _group("mixed", count=1, **mixed)]
-    _ready_cluster(sm, eks_arn, *groups, _group("whole", count=4))
+    groups = [
+        instance_group("mig", count=1, **mig),
+        instance_group("wrong", count=1, **wrong),
+        instance_group("mixed", count=1, **mixed),
+    ]
+    ready_cluster(sm, eks_arn, *groups, instance_group("whole", count=4))
     (node,) = _kube_nodes("mig")
     assert node["metadata"]["labels"]["nvidia.com/mig.config.state"] == "success"
     allocatable = node["status"]["allocatable"]

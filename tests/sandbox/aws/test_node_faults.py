@@ -10,14 +10,10 @@ from botocore.exceptions import ClientError
 
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import node_faults
-from tests.sandbox.aws import test_sagemaker_hyperpod as hp_tests
+from tests.sandbox.aws.hyperpod_support import cluster_nodes, fast_forward, instance_group, ready_cluster
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.aws.test_sagemaker_hyperpod import _group, _nodes, _ready_cluster, fast_forward
 
-# The HyperPod emulation's fixtures: installed, a SageMaker client, an EKS cluster to attach to.
-hyperpod_installed = hp_tests.hyperpod_installed
-sm = hp_tests.sm
-eks_arn = hp_tests.eks_arn
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
 
 
 @pytest.fixture
@@ -40,13 +36,13 @@ def _kube_node(node_id: str) -> dict[str, Any]:
 
 
 def _status(sm: Any, node_id: str) -> str | None:
-    return next((n["InstanceStatus"]["Status"] for n in _nodes(sm) if n["InstanceId"] == node_id), None)
+    return next((n["InstanceStatus"]["Status"] for n in cluster_nodes(sm) if n["InstanceId"] == node_id), None)
 
 
 @pytest.fixture
 def node(sm, eks_arn) -> str:
-    _ready_cluster(sm, eks_arn, _group(count=2), NodeRecovery="None")
-    return sorted(n["InstanceId"] for n in _nodes(sm))[0]
+    ready_cluster(sm, eks_arn, instance_group(count=2), NodeRecovery="None")
+    return sorted(n["InstanceId"] for n in cluster_nodes(sm))[0]
 
 
 def test_an_efa_fault_labels_and_taints_the_node_and_a_reboot_clears_it(sm, node, events):
@@ -78,11 +74,11 @@ def test_a_gpu_fault_survives_a_reboot_and_goes_with_the_replaced_hardware(sm, n
     assert all(e["HealthSummary"]["HealthStatus"] == "Unhealthy" for e in events)
     assert _kube_node(node)["metadata"]["labels"][hyperpod.HEALTH_LABEL] == "UnschedulablePendingReplacement"
 
-    before = {n["InstanceId"] for n in _nodes(sm)}
+    before = {n["InstanceId"] for n in cluster_nodes(sm)}
     sm.batch_replace_cluster_nodes(ClusterName="hp", NodeIds=[node])
-    wait_until(lambda: {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"Running"})
-    [fresh] = {n["InstanceId"] for n in _nodes(sm)} - before
-    assert node not in {n["InstanceId"] for n in _nodes(sm)}
+    wait_until(lambda: {n["InstanceStatus"]["Status"] for n in cluster_nodes(sm)} == {"Running"})
+    [fresh] = {n["InstanceId"] for n in cluster_nodes(sm)} - before
+    assert node not in {n["InstanceId"] for n in cluster_nodes(sm)}
     assert node_faults.describe()["active"] == {}
     assert _kube_node(fresh)["metadata"]["labels"][hyperpod.HEALTH_LABEL] == "Schedulable"
 
@@ -91,7 +87,7 @@ def test_a_fault_nothing_fixes_dooms_the_replacement(sm, node, events):
     node_faults.inject("hp", node, "gpu", "nothing")
     sm.batch_replace_cluster_nodes(ClusterName="hp", NodeIds=[node])
     fast_forward()
-    failed = wait_until(lambda: [n for n in _nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"])
+    failed = wait_until(lambda: [n for n in cluster_nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"])
     assert "does not retry a failed replacement" in failed[0]["InstanceStatus"]["Message"]
 
 
@@ -105,11 +101,11 @@ def test_faults_are_injected_only_into_running_nodes_of_known_clusters(sm, node,
 
 
 def test_on_demand_deep_health_checks_fail_the_faulty_node_only(sm, node, events):
-    other = next(n["InstanceId"] for n in _nodes(sm) if n["InstanceId"] != node)
+    other = next(n["InstanceId"] for n in cluster_nodes(sm) if n["InstanceId"] != node)
     node_faults.inject("hp", node, "gpu")
     config = {"InstanceGroupName": "workers", "DeepHealthChecks": ["InstanceStress"]}
     sm.start_cluster_health_check(ClusterName="hp", DeepHealthCheckConfigurations=[config])
-    assert {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"DeepHealthCheckInProgress"}
+    assert {n["InstanceStatus"]["Status"] for n in cluster_nodes(sm)} == {"DeepHealthCheckInProgress"}
     assert _kube_node(other)["metadata"]["labels"][hyperpod.DEEP_HEALTH_LABEL] == "InProgress"
     fast_forward()
     wait_until(lambda: _status(sm, node) == "Failure" and _status(sm, other) == "Running")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,106 +14,32 @@ import sandbox.aws
 from sandbox.aws import clock
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import HYPERPOD_FAULTS
-from tests.sandbox.aws.support import ROLE_ARN, VPC, hyperpod_ready_eks, wait_until
+from tests.sandbox.aws.hyperpod_support import (
+    CONTINUOUS,
+    OBSERVE,
+    cluster_nodes,
+    create_hyperpod,
+    error_of,
+    fast_forward,
+    in_service,
+    instance_group,
+    observe,
+    ready_cluster,
+)
+from tests.sandbox.aws.support import ROLE_ARN, VPC, wait_until
 
-SCALE = 0.001  # 900 simulated seconds last 0.9 s
-# The shared test machine is often loaded: states a test must *see* get a generous window (OBSERVE), and
-# waits for a transition to finish run the clock fast (FAST). The HyperPod clock integrates over scale
-# changes, so switching never moves anything backwards.
-OBSERVE = 0.01  # 600 simulated seconds last 6 s
-FAST = 0.00002  # 900 simulated seconds last 18 ms
-LIFECYCLE = {"SourceS3Uri": "s3://sagemaker-launchpod-lifecycle/hyperpod/", "OnCreate": "on_create.sh"}
-
-
-@pytest.fixture(autouse=True)
-def hyperpod_installed(aws: Any) -> Iterator[None]:
-    sandbox.aws.install(SCALE)
-    hyperpod.install()
-    yield
-    HYPERPOD_FAULTS.clear()
-    hyperpod.set_node_sink(None)
-    hyperpod.reset_durations()
-
-
-@pytest.fixture
-def sm(client: Any) -> Any:
-    return client("sagemaker")
-
-
-@pytest.fixture
-def eks_arn(client: Any) -> str:
-    """An EKS cluster HyperPod can attach to (API_AND_CONFIG_MAP authentication, as HyperPod requires)."""
-    return hyperpod_ready_eks(client("eks"), "launchpod-eks")
-
-
-def _group(name: str = "workers", instance_type: str = "ml.p5.48xlarge", count: int = 2, **extra: Any) -> dict:
-    return {
-        "InstanceGroupName": name,
-        "InstanceType": instance_type,
-        "InstanceCount": count,
-        "ExecutionRole": ROLE_ARN,
-        "LifeCycleConfig": LIFECYCLE,
-        **extra,
-    }
-
-
-# HyperPod keeps cluster events only for clusters with continuous provisioning: tests that read them ask for it.
-CONTINUOUS = {"NodeProvisioningMode": "Continuous"}
-
-
-def _create(sm: Any, eks_arn: str, *groups: dict, name: str = "hp", **extra: Any) -> str:
-    return sm.create_cluster(
-        ClusterName=name,
-        InstanceGroups=list(groups) or [_group()],
-        VpcConfig=VPC,
-        Orchestrator={"Eks": {"ClusterArn": eks_arn}},
-        **extra,
-    )["ClusterArn"]
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
 
 
 def _status(sm: Any, name: str = "hp") -> str:
     return sm.describe_cluster(ClusterName=name)["ClusterStatus"]
 
 
-def _nodes(sm: Any, name: str = "hp") -> list[dict[str, Any]]:
-    return sm.list_cluster_nodes(ClusterName=name)["ClusterNodeSummaries"]
-
-
-def _in_service(sm: Any, name: str = "hp", timeout: float = 60.0) -> dict[str, Any]:
-    return wait_until(
-        lambda: (d := sm.describe_cluster(ClusterName=name))["ClusterStatus"] == "InService" and d, timeout=timeout
-    )
-
-
-def _error(exc_info: pytest.ExceptionInfo[ClientError]) -> tuple[str, str]:
-    error = exc_info.value.response["Error"]
-    return error["Code"], error["Message"]
-
-
-def observe() -> None:
-    """Slow the clock so an intermediate state lasts long enough to be asserted."""
-    clock.set_time_scale(OBSERVE)
-
-
-def fast_forward() -> None:
-    """Speed the clock up so pending transitions finish within milliseconds."""
-    clock.set_time_scale(FAST)
-
-
-def _ready_cluster(sm: Any, eks_arn: str, *groups: dict, **extra: Any) -> dict[str, Any]:
-    """An InService cluster, created fast; the clock is left at OBSERVE for what the test does next."""
-    fast_forward()
-    _create(sm, eks_arn, *groups, **extra)
-    described = _in_service(sm)
-    observe()
-    return described
-
-
 # ---------------------------------------------------------------------------------------- create
 
 
 def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_arn):
-    group = _group(
+    group = instance_group(
         ThreadsPerCore=2,
         InstanceStorageConfigs=[{"EbsVolumeConfig": {"VolumeSizeInGB": 500}}],
         OnStartDeepHealthChecks=["InstanceStress", "InstanceConnectivity"],
@@ -127,7 +52,7 @@ def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_a
         CapacityRequirements={"OnDemand": {}},
         NetworkInterface={"InterfaceType": "efa"},
     )
-    arn = _create(
+    arn = create_hyperpod(
         sm,
         eks_arn,
         group,
@@ -167,30 +92,30 @@ def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_a
     "instance_type", ["ml.p5en.48xlarge", "ml.p6-b200.48xlarge", "ml.trn2.48xlarge", "ml.g6e.48xlarge"]
 )
 def test_current_instance_types_are_accepted(sm, eks_arn, instance_type):
-    _create(sm, eks_arn, _group(instance_type=instance_type))
+    create_hyperpod(sm, eks_arn, instance_group(instance_type=instance_type))
     assert sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]["InstanceType"] == instance_type
 
 
 def test_unknown_instance_type_is_a_validation_error(sm, eks_arn):
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn, _group(instance_type="ml.p9.96xlarge"))
-    code, message = _error(exc_info)
+        create_hyperpod(sm, eks_arn, instance_group(instance_type="ml.p9.96xlarge"))
+    code, message = error_of(exc_info)
     assert code == "ValidationException"
     assert "'ml.p9.96xlarge' at 'instanceGroups.1.member.instanceType'" in message
     assert "ml.p5en.48xlarge" in message
 
 
 def test_duplicate_cluster_name_is_resource_in_use(sm, eks_arn):
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn)
-    assert _error(exc_info)[0] == "ResourceInUse"
+        create_hyperpod(sm, eks_arn)
+    assert error_of(exc_info)[0] == "ResourceInUse"
 
 
 def test_missing_eks_cluster_is_refused(sm):
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, "arn:aws:eks:us-east-1:123456789012:cluster/nowhere")
-    code, message = _error(exc_info)
+        create_hyperpod(sm, "arn:aws:eks:us-east-1:123456789012:cluster/nowhere")
+    code, message = error_of(exc_info)
     assert code == "ValidationException" and "was not found" in message
 
 
@@ -203,8 +128,8 @@ def test_an_eks_cluster_still_creating_is_refused(sm, client):
         accessConfig={"authenticationMode": "API"},
     )["cluster"]["arn"]
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, arn)
-    code, message = _error(exc_info)
+        create_hyperpod(sm, arn)
+    code, message = error_of(exc_info)
     assert code == "ValidationException" and "is in CREATING status" in message and "ACTIVE" in message
 
 
@@ -227,20 +152,22 @@ def test_subnets_and_security_groups_must_be_in_the_eks_clusters_vpc(sm, client)
         with pytest.raises(ClientError) as exc_info:
             sm.create_cluster(
                 ClusterName="hp",
-                InstanceGroups=[_group()],
+                InstanceGroups=[instance_group()],
                 VpcConfig=vpc_config,
                 Orchestrator={"Eks": {"ClusterArn": arn}},
             )
-        code, message = _error(exc_info)
+        code, message = error_of(exc_info)
         assert code == "ValidationException" and wrong in message and "VPC of its EKS cluster" in message
 
 
 def test_deep_health_checks_are_refused_on_instance_types_without_gpus_or_trainium(sm, eks_arn):
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn, _group("cpu", "ml.m5.xlarge", OnStartDeepHealthChecks=["InstanceStress"]))
-    code, message = _error(exc_info)
+        create_hyperpod(sm, eks_arn, instance_group("cpu", "ml.m5.xlarge", OnStartDeepHealthChecks=["InstanceStress"]))
+    code, message = error_of(exc_info)
     assert code == "ValidationException" and "not supported for instance type ml.m5.xlarge" in message
-    _create(sm, eks_arn, _group("trn", "ml.trn1.32xlarge", OnStartDeepHealthChecks=["InstanceConnectivity"]))
+    create_hyperpod(
+        sm, eks_arn, instance_group("trn", "ml.trn1.32xlarge", OnStartDeepHealthChecks=["InstanceConnectivity"])
+    )
 
 
 # ---------------------------------------------------------------------------------------- lifecycle scripts
@@ -248,8 +175,12 @@ def test_deep_health_checks_are_refused_on_instance_types_without_gpus_or_traini
 
 def test_lifecycle_bucket_must_start_with_sagemaker_prefix(sm, eks_arn):
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn, _group(LifeCycleConfig={"SourceS3Uri": "s3://my-bucket/lc/", "OnCreate": "on_create.sh"}))
-    code, message = _error(exc_info)
+        create_hyperpod(
+            sm,
+            eks_arn,
+            instance_group(LifeCycleConfig={"SourceS3Uri": "s3://my-bucket/lc/", "OnCreate": "on_create.sh"}),
+        )
+    code, message = error_of(exc_info)
     assert code == "ValidationException"
     assert "does not start with 's3://sagemaker-'" in message
     assert "s3:GetObject" in message
@@ -257,8 +188,10 @@ def test_lifecycle_bucket_must_start_with_sagemaker_prefix(sm, eks_arn):
 
 def test_lifecycle_uri_must_be_s3(sm, eks_arn):
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn, _group(LifeCycleConfig={"SourceS3Uri": "https://sagemaker-x.s3.amazonaws.com/lc/"}))
-    code, message = _error(exc_info)
+        create_hyperpod(
+            sm, eks_arn, instance_group(LifeCycleConfig={"SourceS3Uri": "https://sagemaker-x.s3.amazonaws.com/lc/"})
+        )
+    code, message = error_of(exc_info)
     assert code == "ValidationException" and "is not a valid S3 URI" in message
 
 
@@ -276,17 +209,17 @@ def test_other_bucket_is_accepted_when_the_execution_role_may_read_it(sm, eks_ar
         ),
     )
     lifecycle = {"SourceS3Uri": "s3://my-bucket/lc/", "OnCreate": "on_create.sh"}
-    _create(sm, eks_arn, _group(ExecutionRole=role, LifeCycleConfig=lifecycle))
+    create_hyperpod(sm, eks_arn, instance_group(ExecutionRole=role, LifeCycleConfig=lifecycle))
     assert sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]["LifeCycleConfig"] == lifecycle
 
 
 def test_lifecycle_config_is_optional_for_eks_but_required_for_slurm(sm, eks_arn):
-    group = _group()
+    group = instance_group()
     del group["LifeCycleConfig"]
-    _create(sm, eks_arn, group)
+    create_hyperpod(sm, eks_arn, group)
     with pytest.raises(ClientError) as exc_info:
         sm.create_cluster(ClusterName="slurm", InstanceGroups=[group])
-    code, message = _error(exc_info)
+    code, message = error_of(exc_info)
     assert code == "ValidationException" and "LifeCycleConfig is required" in message
 
 
@@ -297,21 +230,21 @@ def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_
     clock.set_time_scale(0.005)  # 900 simulated seconds last 4.5 s: room for a loaded machine (1.8 s was not)
     sm.list_clusters()  # load the SageMaker model first so the Creating window is not spent on it
     started = time.monotonic()
-    _create(sm, eks_arn, _group(count=2), _group("controller", "ml.m5.xlarge", count=1))
+    create_hyperpod(sm, eks_arn, instance_group(count=2), instance_group("controller", "ml.m5.xlarge", count=1))
 
     assert _status(sm) == "Creating"
-    nodes = _nodes(sm)
+    nodes = cluster_nodes(sm)
     assert len(nodes) == 3
     assert {n["InstanceStatus"]["Status"] for n in nodes} == {"Pending"}
     assert all(re.fullmatch(r"i-[0-9a-f]{17}", n["InstanceId"]) for n in nodes)
 
-    described = _in_service(sm)
+    described = in_service(sm)
     assert sandbox.aws.sim_seconds_elapsed(started) >= 900
     assert [(g["Status"], g["CurrentCount"], g["TargetCount"]) for g in described["InstanceGroups"]] == [
         ("InService", 2, 2),
         ("InService", 1, 1),
     ]
-    nodes = _nodes(sm)
+    nodes = cluster_nodes(sm)
     assert {n["InstanceStatus"]["Status"] for n in nodes} == {"Running"}
     details = sm.describe_cluster_node(ClusterName="hp", NodeId=nodes[0]["InstanceId"])["NodeDetails"]
     assert details["InstanceType"] in {"ml.p5.48xlarge", "ml.m5.xlarge"}
@@ -322,44 +255,46 @@ def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_
 
 def test_creation_time_is_configurable(sm, eks_arn):
     hyperpod.set_cluster_creation_seconds(60)  # 60 ms at the default test scale
-    _create(sm, eks_arn)
-    _in_service(sm, timeout=5)
+    create_hyperpod(sm, eks_arn)
+    in_service(sm, timeout=5)
     assert hyperpod.describe_durations()["cluster_create"] == 60
 
 
 def test_deep_health_checks_run_before_nodes_are_running(sm, eks_arn):
     observe()
     hyperpod.set_durations(cluster_create=50)  # Pending for 0.5 s, then 6 s of deep health checks
-    checked = _group(count=1, OnStartDeepHealthChecks=["InstanceStress"])
-    _create(sm, eks_arn, checked, NodeProvisioningMode="Continuous")  # events
+    checked = instance_group(count=1, OnStartDeepHealthChecks=["InstanceStress"])
+    create_hyperpod(sm, eks_arn, checked, NodeProvisioningMode="Continuous")  # events
 
-    checking = wait_until(lambda: (n := _nodes(sm)[0])["InstanceStatus"]["Status"] == "DeepHealthCheckInProgress" and n)
+    checking = wait_until(
+        lambda: (n := cluster_nodes(sm)[0])["InstanceStatus"]["Status"] == "DeepHealthCheckInProgress" and n
+    )
     assert _status(sm) == "Creating"
     assert "InstanceStress" in checking["InstanceStatus"]["Message"]
     fast_forward()
-    _in_service(sm)
-    assert _nodes(sm)[0]["InstanceStatus"]["Status"] == "Running"
+    in_service(sm)
+    assert cluster_nodes(sm)[0]["InstanceStatus"]["Status"] == "Running"
     events = [e["Description"] for e in sm.list_cluster_events(ClusterName="hp")["Events"]]
     assert any("Deep health checks passed" in e for e in events)
     assert any(e == "Cluster hp is InService." for e in events)
 
 
 def test_describe_node_of_unknown_id_is_not_found(sm, eks_arn):
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
     with pytest.raises(ClientError) as exc_info:
         sm.describe_cluster_node(ClusterName="hp", NodeId="i-00000000000000000")
-    assert _error(exc_info)[0] == "ResourceNotFound"
+    assert error_of(exc_info)[0] == "ResourceNotFound"
 
 
 # ---------------------------------------------------------------------------------------- update
 
 
 def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group(count=1))
+    ready_cluster(sm, eks_arn, instance_group(count=1))
 
     sm.update_cluster(
         ClusterName="hp",
-        InstanceGroups=[_group(count=2), _group("trainium", "ml.trn2.48xlarge", count=1)],
+        InstanceGroups=[instance_group(count=2), instance_group("trainium", "ml.trn2.48xlarge", count=1)],
         NodeRecovery="None",
     )
 
@@ -370,9 +305,9 @@ def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, ek
         "workers": "Updating",
         "trainium": "Creating",
     }
-    assert len(_nodes(sm)) == 3
+    assert len(cluster_nodes(sm)) == 3
     fast_forward()
-    described = _in_service(sm)
+    described = in_service(sm)
     assert {g["InstanceGroupName"]: g["CurrentCount"] for g in described["InstanceGroups"]} == {
         "workers": 2,
         "trainium": 1,
@@ -380,7 +315,7 @@ def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, ek
 
 
 def test_update_cluster_deletes_instance_groups(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group(count=1), _group("spare", count=1))
+    ready_cluster(sm, eks_arn, instance_group(count=1), instance_group("spare", count=1))
 
     sm.update_cluster(ClusterName="hp", InstanceGroupsToDelete=["spare"])
 
@@ -389,29 +324,29 @@ def test_update_cluster_deletes_instance_groups(sm, eks_arn):
         "spare": "Deleting",
     }
     fast_forward()
-    described = _in_service(sm)
+    described = in_service(sm)
     assert [g["InstanceGroupName"] for g in described["InstanceGroups"]] == ["workers"]
-    assert {n["InstanceGroupName"] for n in _nodes(sm)} == {"workers"}
+    assert {n["InstanceGroupName"] for n in cluster_nodes(sm)} == {"workers"}
 
 
 def test_update_while_creating_is_a_conflict(sm, eks_arn):
     observe()
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
     with pytest.raises(ClientError) as exc_info:
-        sm.update_cluster(ClusterName="hp", InstanceGroups=[_group(count=3)])
-    code, message = _error(exc_info)
+        sm.update_cluster(ClusterName="hp", InstanceGroups=[instance_group(count=3)])
+    code, message = error_of(exc_info)
     assert code == "ConflictException" and "Creating" in message
 
 
 def test_instance_type_of_an_existing_group_cannot_change(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group(count=1))
+    ready_cluster(sm, eks_arn, instance_group(count=1))
     with pytest.raises(ClientError) as exc_info:
-        sm.update_cluster(ClusterName="hp", InstanceGroups=[_group(instance_type="ml.p5en.48xlarge", count=1)])
-    assert "cannot be changed" in _error(exc_info)[1]
+        sm.update_cluster(ClusterName="hp", InstanceGroups=[instance_group(instance_type="ml.p5en.48xlarge", count=1)])
+    assert "cannot be changed" in error_of(exc_info)[1]
 
 
 def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group(count=2))
+    ready_cluster(sm, eks_arn, instance_group(count=2))
 
     sm.update_cluster_software(
         ClusterName="hp",
@@ -426,11 +361,11 @@ def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks
     assert described["InstanceGroups"][0]["Status"] == "SystemUpdating"
     assert described["InstanceGroups"][0]["SoftwareUpdateStatus"] == "InProgress"
     # One instance at a time: never both updating at once.
-    assert sorted(n["InstanceStatus"]["Status"] for n in _nodes(sm)) == ["Running", "SystemUpdating"]
+    assert sorted(n["InstanceStatus"]["Status"] for n in cluster_nodes(sm)) == ["Running", "SystemUpdating"]
     fast_forward()
-    described = _in_service(sm)
+    described = in_service(sm)
     assert described["InstanceGroups"][0]["SoftwareUpdateStatus"] == "Succeeded"
-    assert all("LastSoftwareUpdateTime" in n for n in _nodes(sm))
+    assert all("LastSoftwareUpdateTime" in n for n in cluster_nodes(sm))
 
 
 # ---------------------------------------------------------------------------------------- batch node operations
@@ -438,8 +373,8 @@ def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks
 
 @pytest.fixture
 def running_cluster(sm: Any, eks_arn: str) -> list[str]:
-    _ready_cluster(sm, eks_arn, _group(count=3))
-    return sorted(n["InstanceId"] for n in _nodes(sm))
+    ready_cluster(sm, eks_arn, instance_group(count=3))
+    return sorted(n["InstanceId"] for n in cluster_nodes(sm))
 
 
 def test_batch_reboot_sends_nodes_back_through_pending(sm, running_cluster):
@@ -472,10 +407,10 @@ def test_batch_replace_gives_a_new_instance(sm, running_cluster):
 
     assert result["Successful"] == [node]
     assert result["Failed"][0]["ErrorCode"] == "InstanceIdNotFound"
-    ids = {n["InstanceId"] for n in _nodes(sm)}
+    ids = {n["InstanceId"] for n in cluster_nodes(sm)}
     assert node not in ids and len(ids) == 3
     fast_forward()
-    wait_until(lambda: {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"Running"})
+    wait_until(lambda: {n["InstanceStatus"]["Status"] for n in cluster_nodes(sm)} == {"Running"})
 
 
 def test_batch_delete_removes_nodes_and_lowers_counts(sm, running_cluster):
@@ -489,15 +424,15 @@ def test_batch_delete_removes_nodes_and_lowers_counts(sm, running_cluster):
             "Message": "Node i-0000000000000dead not found in cluster hp.",
         }
     ]
-    assert sorted(n["InstanceId"] for n in _nodes(sm)) == running_cluster[1:]
+    assert sorted(n["InstanceId"] for n in cluster_nodes(sm)) == running_cluster[1:]
     group = sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]
     assert (group["CurrentCount"], group["TargetCount"]) == (2, 2)
 
 
 def test_pending_nodes_cannot_be_rebooted(sm, eks_arn):
     observe()
-    _create(sm, eks_arn, _group(count=1))
-    node = _nodes(sm)[0]["InstanceId"]
+    create_hyperpod(sm, eks_arn, instance_group(count=1))
+    node = cluster_nodes(sm)[0]["InstanceId"]
 
     result = sm.batch_reboot_cluster_nodes(ClusterName="hp", NodeIds=[node])
 
@@ -509,7 +444,7 @@ def test_pending_nodes_cannot_be_rebooted(sm, eks_arn):
 def test_batch_operation_on_unknown_cluster_is_not_found(sm):
     with pytest.raises(ClientError) as exc_info:
         sm.batch_reboot_cluster_nodes(ClusterName="nope", NodeIds=["i-0123456789abcdef0"])
-    assert _error(exc_info)[0] == "ResourceNotFound"
+    assert error_of(exc_info)[0] == "ResourceNotFound"
 
 
 # ---------------------------------------------------------------------------------------- delete
@@ -517,11 +452,11 @@ def test_batch_operation_on_unknown_cluster_is_not_found(sm):
 
 def test_delete_shows_deleting_then_the_cluster_is_gone(sm, eks_arn):
     observe()
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
 
     assert sm.delete_cluster(ClusterName="hp")["ClusterArn"]
     assert _status(sm) == "Deleting"
-    assert {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"ShuttingDown"}
+    assert {n["InstanceStatus"]["Status"] for n in cluster_nodes(sm)} == {"ShuttingDown"}
     fast_forward()
 
     def gone() -> bool:
@@ -545,7 +480,7 @@ def _failed(sm: Any) -> dict[str, Any]:
 def test_capacity_fault_fails_the_cluster_with_the_zone_in_the_message(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("capacity")
     observe()
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
     assert _status(sm) == "Creating"
     fast_forward()
 
@@ -554,12 +489,12 @@ def test_capacity_fault_fails_the_cluster_with_the_zone_in_the_message(sm, eks_a
         "We currently do not have sufficient capacity for ml.p5.48xlarge in the requested Availability Zone us-east-1"
     )
     assert described["InstanceGroups"][0]["Status"] == "Failed"
-    assert _nodes(sm) == []
+    assert cluster_nodes(sm) == []
     assert HYPERPOD_FAULTS.describe() == {"armed": None, "message": None, "injected": {"capacity": 1}}
 
 
 def test_events_are_kept_only_for_clusters_with_continuous_provisioning(sm, eks_arn):
-    _ready_cluster(sm, eks_arn, _group(count=1))
+    ready_cluster(sm, eks_arn, instance_group(count=1))
     for call in (
         lambda: sm.list_cluster_events(ClusterName="hp"),
         lambda: sm.describe_cluster_event(ClusterName="hp", EventId="83ea0bb5-be77-45e8-a458-0a87f778a205"),
@@ -573,7 +508,9 @@ def test_events_are_kept_only_for_clusters_with_continuous_provisioning(sm, eks_
 def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("lifecycle_script")
     fast_forward()
-    _create(sm, eks_arn, _group("gpu-workers"), NodeProvisioningMode="Continuous")  # its events carry the reason
+    create_hyperpod(
+        sm, eks_arn, instance_group("gpu-workers"), NodeProvisioningMode="Continuous"
+    )  # its events carry the reason
 
     message = _failed(sm)["FailureMessage"]
     assert message.startswith("Lifecycle script did not run successfully.")
@@ -596,20 +533,24 @@ def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
 def test_fault_message_can_be_given(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("capacity", "no p5 today")
     fast_forward()
-    _create(sm, eks_arn)
+    create_hyperpod(sm, eks_arn)
     assert _failed(sm)["FailureMessage"] == "no p5 today"
-    _create(sm, eks_arn, name="second")  # one-shot
-    _in_service(sm, "second")
+    create_hyperpod(sm, eks_arn, name="second")  # one-shot
+    in_service(sm, "second")
 
 
 def test_deep_health_check_fault_keeps_the_cluster_and_fails_one_node(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
-    described = _ready_cluster(
-        sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None", **CONTINUOUS
+    described = ready_cluster(
+        sm,
+        eks_arn,
+        instance_group(count=2, OnStartDeepHealthChecks=["InstanceStress"]),
+        NodeRecovery="None",
+        **CONTINUOUS,
     )
     assert described["InstanceGroups"][0]["Status"] == "Degraded"
     assert described["InstanceGroups"][0]["CurrentCount"] == 1
-    failed = [n for n in _nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"]
+    failed = [n for n in cluster_nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"]
     assert len(failed) == 1
     assert "Deep health check InstanceStress failed" in failed[0]["InstanceStatus"]["Message"]
     events = sm.list_cluster_events(ClusterName="hp", NodeId=failed[0]["InstanceId"])["Events"]
@@ -626,14 +567,20 @@ def test_deep_health_check_failure_is_replaced_automatically_with_automatic_reco
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
     observe()
     hyperpod.set_durations(cluster_create=10, deep_health_check=10)  # fails after 0.2 s, replaced 3 s later
-    _create(
-        sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="Automatic", **CONTINUOUS
+    create_hyperpod(
+        sm,
+        eks_arn,
+        instance_group(count=1, OnStartDeepHealthChecks=["InstanceStress"]),
+        NodeRecovery="Automatic",
+        **CONTINUOUS,
     )
-    first = _nodes(sm)[0]["InstanceId"]
+    first = cluster_nodes(sm)[0]["InstanceId"]
 
-    wait_until(lambda: _nodes(sm)[0]["InstanceStatus"]["Status"] == "Failure")
+    wait_until(lambda: cluster_nodes(sm)[0]["InstanceStatus"]["Status"] == "Failure")
     fast_forward()
-    wait_until(lambda: (n := _nodes(sm)[0])["InstanceId"] != first and n["InstanceStatus"]["Status"] == "Running")
+    wait_until(
+        lambda: (n := cluster_nodes(sm)[0])["InstanceId"] != first and n["InstanceStatus"]["Status"] == "Running"
+    )
     events = [e["Description"] for e in sm.list_cluster_events(ClusterName="hp", ResourceType="Instance")["Events"]]
     assert any("automatic node recovery" in e for e in events)
 
@@ -661,21 +608,21 @@ def test_running_nodes_are_sent_as_labelled_kubernetes_nodes(sm, eks_arn):
     sink = FakeSink()
     hyperpod.set_node_sink(sink)
     observe()
-    _create(
+    create_hyperpod(
         sm,
         eks_arn,
-        _group("gpu", "ml.p5.48xlarge", count=2, KubernetesConfig={"Labels": {"team": "nlp"}}),
-        _group("neuron", "ml.trn2.48xlarge", count=1),
+        instance_group("gpu", "ml.p5.48xlarge", count=2, KubernetesConfig={"Labels": {"team": "nlp"}}),
+        instance_group("neuron", "ml.trn2.48xlarge", count=1),
     )
     assert sink.latest() == []  # Pending instances have not joined the cluster yet
     fast_forward()
-    _in_service(sm)
+    in_service(sm)
 
     assert {cluster for cluster, _ in sink.calls} == {"launchpod-eks"}
     nodes = {n["metadata"]["labels"]["sagemaker.amazonaws.com/instance-group-name"]: n for n in sink.latest()}
     assert len(sink.latest()) == 3
     gpu = nodes["gpu"]
-    instance_ids = {n["InstanceId"] for n in _nodes(sm)}
+    instance_ids = {n["InstanceId"] for n in cluster_nodes(sm)}
     assert gpu["apiVersion"] == "v1" and gpu["kind"] == "Node"
     assert gpu["metadata"]["name"].removeprefix("hyperpod-") in instance_ids
     labels = gpu["metadata"]["labels"]
@@ -703,7 +650,7 @@ def test_failed_replaced_and_deleted_nodes_update_the_node_list(sm, eks_arn):
     sink = FakeSink()
     hyperpod.set_node_sink(sink)
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
-    _ready_cluster(sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None")
+    ready_cluster(sm, eks_arn, instance_group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None")
 
     health = {
         n["metadata"]["name"]: n["metadata"]["labels"]["sagemaker.amazonaws.com/node-health-status"]
@@ -747,20 +694,22 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
             ),
         )  # a stale node from an earlier cluster: the sink removes it
         hyperpod.set_node_sink(hyperpod.kube_node_sink(fleet))
-        _create(sm, eks_arn, _group(count=2))
-        _in_service(sm)
+        create_hyperpod(sm, eks_arn, instance_group(count=2))
+        in_service(sm)
 
         core = k8s.CoreV1Api(k8s.ApiClient(configuration(url, mint_token("launchpod-eks"))))
         listed = core.list_node(label_selector="sagemaker.amazonaws.com/compute-type=hyperpod").items
-        assert sorted(n.metadata.name for n in listed) == sorted("hyperpod-" + n["InstanceId"] for n in _nodes(sm))
+        assert sorted(n.metadata.name for n in listed) == sorted(
+            "hyperpod-" + n["InstanceId"] for n in cluster_nodes(sm)
+        )
         assert all(n.status.capacity["nvidia.com/gpu"] == "8" for n in listed)
         assert all(n.metadata.labels["sagemaker.amazonaws.com/cluster-name"] == "hp" for n in listed)
         assert core.list_namespaced_event("default").items == []  # nothing has rebooted yet
 
         # kubelet reports a Node back with another boot id as a Warning event "Rebooted"
-        rebooted, other = sorted(n["InstanceId"] for n in _nodes(sm))
+        rebooted, other = sorted(n["InstanceId"] for n in cluster_nodes(sm))
         sm.batch_reboot_cluster_nodes(ClusterName="hp", NodeIds=[rebooted])
-        _nodes(sm)
+        cluster_nodes(sm)
         events = wait_until(lambda: core.list_namespaced_event("default").items)
         [event] = events
         assert (event.type, event.reason, event.involved_object.kind) == ("Warning", "Rebooted", "Node")
@@ -777,15 +726,15 @@ def test_status_changes_are_announced_once_each_with_the_failure_message(sm, eks
     hyperpod.set_state_sink(lambda account, region, detail: announced.append(detail))
     try:
         observe()
-        arn = _create(sm, eks_arn)
+        arn = create_hyperpod(sm, eks_arn)
         hyperpod.sync_nodes()
         hyperpod.sync_nodes()  # nothing moved: nothing announced again
         fast_forward()
-        _in_service(sm)
+        in_service(sm)
         hyperpod.sync_nodes()
         observe()
         HYPERPOD_FAULTS.fail_next_create("capacity")
-        _create(sm, eks_arn, name="hp-fails")
+        create_hyperpod(sm, eks_arn, name="hp-fails")
         hyperpod.sync_nodes()
         fast_forward()
         wait_until(lambda: _status(sm, "hp-fails") == "Failed")
@@ -814,7 +763,7 @@ def test_reset_leaves_the_next_test_none_of_what_this_one_set(sm, eks_arn):
 
     hyperpod.reset()  # what the package's ``aws`` fixture runs after every test
 
-    _create(sm, eks_arn)  # held to a quota of 0 it would be refused
+    create_hyperpod(sm, eks_arn)  # held to a quota of 0 it would be refused
     hyperpod.sync_nodes()
     assert sent == []  # the sinks of the test before are not called
     assert hyperpod.describe_durations() == hyperpod.DEFAULT_DURATIONS
@@ -831,7 +780,7 @@ def test_an_eks_cluster_at_a_kubernetes_version_hyperpod_does_not_support_is_ref
         accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
     )["cluster"]["arn"]
     with pytest.raises(ClientError) as caught:
-        _create(sm, arn)
+        create_hyperpod(sm, arn)
     error = caught.value.response["Error"]
     assert error["Code"] == "ValidationException"
     assert "Kubernetes 1.35" in error["Message"] and "1.34" in error["Message"]

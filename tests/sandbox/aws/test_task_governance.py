@@ -29,11 +29,6 @@ def installed(aws: Any) -> Iterator[None]:
 
 
 @pytest.fixture
-def sm(client: Any) -> Any:
-    return client("sagemaker")
-
-
-@pytest.fixture
 def cluster_arn(client: Any, sm: Any) -> str:
     arn = hyperpod_ready_eks(client("eks"), "tg-eks")
     return str(

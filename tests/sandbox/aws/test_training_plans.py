@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the HyperPod fixtures are imported from test_sagemaker_hyperpod and used by name)
 """Training plans as the sandbox's SageMaker answers them (sandbox/aws/sagemaker/training_plans.py): priced offerings
 that start when asked, a plan Scheduled then Active then Expired on the sandbox clock, one plan per name,
 extensions, and a first group on a plan at CreateCluster."""
@@ -11,17 +10,10 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
+from tests.sandbox.aws.hyperpod_support import create_hyperpod, error_of, fast_forward, instance_group, observe
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.aws.test_sagemaker_hyperpod import (  # noqa: F401  (fixtures used by name)
-    _create,
-    _error,
-    _group,
-    eks_arn,
-    fast_forward,
-    hyperpod_installed,
-    observe,
-    sm,
-)
+
+pytestmark = pytest.mark.usefixtures("hyperpod_installed")
 
 
 def _search(sm: Any, **extra: Any) -> list[dict[str, Any]]:
@@ -51,7 +43,7 @@ def test_offerings_are_priced_start_when_asked_and_stay_the_same_when_searched_a
     assert _search(sm, StartTimeAfter=start, EndTimeBefore=start + timedelta(hours=12)) == []
     with pytest.raises(ClientError) as exc_info:
         _search(sm, InstanceType="ml.g5.8xlarge")
-    assert "enum value set" in _error(exc_info)[1]
+    assert "enum value set" in error_of(exc_info)[1]
 
 
 def test_a_plan_is_scheduled_until_its_start_then_active_then_expired(sm):
@@ -71,7 +63,7 @@ def test_one_plan_per_name(sm):
     _buy(sm, "once", offering)
     with pytest.raises(ClientError) as exc_info:
         _buy(sm, "once", offering)
-    assert _error(exc_info)[0] == "ResourceInUse"
+    assert error_of(exc_info)[0] == "ResourceInUse"
     assert len(sm.list_training_plans()["TrainingPlanSummaries"]) == 1
 
 
@@ -90,7 +82,7 @@ def test_an_extension_moves_the_end_and_is_recorded_once(sm):
     ]
     with pytest.raises(ClientError) as exc_info:  # that offering started at the old end: gone
         sm.extend_training_plan(TrainingPlanExtensionOfferingId=day["TrainingPlanExtensionOfferingId"])
-    assert _error(exc_info)[0] == "ResourceNotFound"
+    assert error_of(exc_info)[0] == "ResourceNotFound"
 
 
 def test_a_first_group_on_a_plan_needs_the_plans_zone_and_shows_its_state(sm, eks_arn):
@@ -98,8 +90,8 @@ def test_a_first_group_on_a_plan_needs_the_plans_zone_and_shows_its_state(sm, ek
     offers = {o["ReservedCapacityOfferings"][0]["AvailabilityZone"]: o for o in _search(sm, StartTimeAfter=later)}
     here, there = _buy(sm, "here", offers["us-east-1a"]), _buy(sm, "there", offers["us-east-1b"])
     with pytest.raises(ClientError) as exc_info:
-        _create(sm, eks_arn, _group("tp", count=2, TrainingPlanArn=there))
-    assert "reserves capacity in us-east-1b" in _error(exc_info)[1]
-    _create(sm, eks_arn, _group("tp", count=2, TrainingPlanArn=here))
+        create_hyperpod(sm, eks_arn, instance_group("tp", count=2, TrainingPlanArn=there))
+    assert "reserves capacity in us-east-1b" in error_of(exc_info)[1]
+    create_hyperpod(sm, eks_arn, instance_group("tp", count=2, TrainingPlanArn=here))
     [group] = sm.describe_cluster(ClusterName="hp")["InstanceGroups"]
     assert group["TrainingPlanArn"] == here and group["TrainingPlanStatus"] == "Scheduled"

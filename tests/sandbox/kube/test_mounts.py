@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.sandbox.kube.support import IN_REGION, one_cluster, only_pod, put, ready_node
+from tests.sandbox.workloads import deployment
 
 CLUSTER = "mnt"
 CONFIG = {"name": "config", "configMap": {"name": "hosts"}}
@@ -14,22 +15,8 @@ NODE = ready_node("hyperpod-i-1", IN_REGION, {"cpu": "8", "memory": "32Gi"})
 
 
 def _deployment(volumes: list[dict]) -> dict:
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "web", "namespace": "default"},
-        "spec": {
-            "replicas": 1,
-            "selector": {"matchLabels": {"app": "web"}},
-            "template": {
-                "metadata": {"labels": {"app": "web"}},
-                "spec": {
-                    "containers": [{"name": "web", "image": "quay.io/kuberay/operator:v1.7.0"}],
-                    "volumes": volumes,
-                },
-            },
-        },
-    }
+    container = {"name": "web", "image": "quay.io/kuberay/operator:v1.7.0"}
+    return deployment("web", {"containers": [container], "volumes": volumes})
 
 
 @pytest.fixture

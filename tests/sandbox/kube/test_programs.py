@@ -11,6 +11,7 @@ import pytest
 from sandbox.controllers import programs
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.kube.support import BUCKET, IN_REGION, one_cluster, only_pod, put, ready_node
+from tests.sandbox.workloads import deployment
 
 CLUSTER = "srv"
 DATA = [programs.Mount("/data", BUCKET, "")]
@@ -132,22 +133,8 @@ def _server() -> dict:
         "terminationMessagePolicy": "FallbackToLogsOnError",
         "volumeMounts": [{"name": "storage", "mountPath": "/s3"}],
     }
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "qwen", "namespace": "default", "uid": "d1"},
-        "spec": {
-            "replicas": 1,
-            "selector": {"matchLabels": {"app": "qwen"}},
-            "template": {
-                "metadata": {"labels": {"app": "qwen"}},
-                "spec": {
-                    "containers": [container],
-                    "volumes": [{"name": "storage", "persistentVolumeClaim": {"claimName": "shared"}}],
-                },
-            },
-        },
-    }
+    volumes = [{"name": "storage", "persistentVolumeClaim": {"claimName": "shared"}}]
+    return deployment("qwen", {"containers": [container], "volumes": volumes}, uid="d1")
 
 
 def _status_until(fleet, check) -> dict:

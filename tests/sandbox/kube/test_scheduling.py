@@ -9,6 +9,7 @@ from sandbox.controllers.scheduling import schedule
 from sandbox.controllers.workloads import _reconcile
 from tests.instance_facts import placement
 from tests.sandbox.kube.support import one_cluster, put
+from tests.sandbox.workloads import deployment
 
 CLUSTER = "sched"
 
@@ -91,16 +92,7 @@ def test_a_limit_alone_is_the_request():
     assert schedule(spec, [_node("a", **{"aws.amazon.com/neuron": "16"})], [])[0] == "a"
 
 
-DEPLOYMENT = {
-    "apiVersion": "apps/v1",
-    "kind": "Deployment",
-    "metadata": {"name": "trainer", "namespace": "default", "generation": 1},
-    "spec": {
-        "replicas": 2,
-        "selector": {"matchLabels": {"app": "trainer"}},
-        "template": {"metadata": {"labels": {"app": "trainer"}}, "spec": _spec(**{"nvidia.com/gpu": "8"})},
-    },
-}
+DEPLOYMENT = deployment("trainer", _spec(**{"nvidia.com/gpu": "8"}), replicas=2, generation=1)
 
 
 def _daemonset(name: str, pod_spec: dict) -> dict:

@@ -7,9 +7,8 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 
-import { api } from '../lib/api';
 import type { DeployForm } from '../lib/inference';
-import { useFetch } from '../lib/useFetch';
+import { useGovernanceChoices } from '../lib/useGovernanceChoices';
 
 interface Group {
   instanceGroup: string;
@@ -44,20 +43,11 @@ export default function EndpointSharingFields({
   groups: Group[];
   fields: Record<string, string>;
 }) {
-  const teams = useFetch(() => api.teams(cluster), [cluster]);
-  const policy = useFetch(() => api.governancePolicy(cluster), [cluster]);
+  const { teams, teamOptions, priorityOptions } = useGovernanceChoices(cluster, 'queue');
   const partitions = partitionChoices(groups, form.instanceType);
   const partitionOptions = [{ value: '', label: 'Whole GPUs', description: 'GPUs per replica' }, ...partitions];
-  const teamOptions = [
-    { value: '', label: 'No team', description: 'namespace default, no queue' },
-    ...(teams.data?.items ?? []).map((t) => ({ value: t.queue, label: t.team, description: t.queue })),
-  ];
-  const priorityOptions = [
-    { value: '', label: 'None (lowest)' },
-    ...(policy.data?.workloadPriorityClasses ?? []).map((c) => ({ value: c, label: c })),
-  ];
   const pickTeam = (queue: string) => {
-    const team = teams.data?.items.find((t) => t.queue === queue);
+    const team = teams.find((t) => t.queue === queue);
     set(team ? { queue, namespace: team.namespace } : { queue: '', namespace: '', priority: '' });
   };
   const partitionField = form.kind === 'jumpstart' ? 'jumpstart.acceleratorPartitionType' : `${form.kind}.worker.acceleratorPartition.type`;
@@ -92,7 +82,7 @@ export default function EndpointSharingFields({
           ) : null}
         </ColumnLayout>
       ) : null}
-      {teams.data?.items.length ? (
+      {teams.length ? (
         <ColumnLayout columns={3}>
           <FormField label="Team" description="Its queue admits the replicas within the team's share" errorText={fields.queue}>
             <Select

@@ -27,6 +27,7 @@ import { formatTime } from '../lib/format';
 import { useAction } from '../lib/useAction';
 import { trainingExpected } from '../lib/metrics';
 import { useFetch } from '../lib/useFetch';
+import { useGovernanceChoices } from '../lib/useGovernanceChoices';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ConfirmAction from './ConfirmAction';
@@ -110,18 +111,9 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   // The choices are known: the cluster's instance groups and the storage Launchpod configured on it.
   const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
   const claims = useFetch(() => api.storage(cluster), [cluster]);
-  // Task governance: a team's queue (its namespace hyperpod-ns-<team>) and a priority class, when there are any.
-  const teams = useFetch(() => api.teams(cluster), [cluster]);
-  const policy = useFetch(() => api.governancePolicy(cluster), [cluster]);
-  const teamOptions = [
-    { value: '', label: 'No team', description: 'namespace default, no queue' },
-    ...(teams.data?.items ?? []).map((t) => ({ value: t.team, label: t.team, description: t.queue })),
-  ];
-  const priorityOptions = [
-    { value: '', label: 'None (lowest)' },
-    ...(policy.data?.workloadPriorityClasses ?? []).map((c) => ({ value: c, label: c })),
-  ];
-  const chosenTeam = teams.data?.items.find((t) => t.team === team);
+  // Task governance: a team's queue and a priority class, when there are any.
+  const { teams, teamOptions, priorityOptions } = useGovernanceChoices(cluster, 'team');
+  const chosenTeam = teams.find((t) => t.team === team);
   const groupOptions = (groups.data?.items ?? []).map((g) => ({
     value: g.instanceGroup,
     label: g.instanceGroup,
@@ -208,7 +200,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
                 <Input type="number" value={fewestNodes} onChange={({ detail }) => setFewestNodes(detail.value)} />
               </FormField>
             ) : null}
-            {teams.data?.items.length ? (
+            {teams.length ? (
               <>
                 <FormField label="Team" description="Its queue admits the job within the team's share">
                   <Select
