@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import changes, placement, preflight
 from launchpod.domain.quotas import Quota
+from launchpod.domain.training_plans import Reservation, TrainingPlan
 
 from tests.instance_facts import facts
 
@@ -109,12 +112,14 @@ def test_training_plan_capacity_needs_its_arn():
         AddInstanceGroupRequest(group="g", instanceType="ml.p5.48xlarge", instanceCount=1, capacityType="trainingPlan")
 
 
-PLAN = {
-    "Status": "Active",
-    "TotalInstanceCount": 4,
-    "AvailableInstanceCount": 2,
-    "ReservedCapacitySummaries": [{"InstanceType": "ml.p5.48xlarge", "AvailabilityZone": "us-east-1b"}],
-}
+PLAN = TrainingPlan(
+    "p5",
+    "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5",
+    status="Active",
+    total_instance_count=4,
+    available_instance_count=2,
+    reservation=Reservation(instance_type="ml.p5.48xlarge", zone="us-east-1b"),
+)
 
 
 def _planned(**extra):
@@ -142,7 +147,7 @@ def test_the_training_plans_zone_wins_and_the_notes_say_so():
         ({"instanceCount": 3}, PLAN, "body.instanceCount"),
         ({"instanceType": "ml.p5en.48xlarge"}, PLAN, "body.instanceType"),
         ({}, None, "body.trainingPlanArn"),
-        ({}, {**PLAN, "Status": "Expired"}, "body.trainingPlanArn"),
+        ({}, replace(PLAN, status="Expired"), "body.trainingPlanArn"),
     ],
 )
 def test_a_plan_that_cannot_serve_the_group_is_refused_by_field(request_extra, plan, field):

@@ -1,16 +1,33 @@
 """SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
-(adapters.aws.sagemaker); nodes and events are seeded as ListClusterNodes and ListClusterEvents answer them
-and read through the adapter's builders."""
+(adapters.aws.sagemaker); nodes, events, plans and offerings are seeded as ListClusterNodes,
+ListClusterEvents, DescribeTrainingPlan and SearchTrainingPlanOfferings answer them and read through the
+adapter's builders."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from launchpod.adapters.aws.sagemaker import cluster_event, cluster_event_details, hyperpod_node, node_details
+from launchpod.adapters.aws.sagemaker import (
+    cluster_event,
+    cluster_event_details,
+    extension_offering,
+    hyperpod_node,
+    node_details,
+    plan_extension,
+    plan_offering,
+    training_plan_of,
+)
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.training_plans import (
+    CapacitySearch,
+    ExtensionOffering,
+    TrainingPlan,
+    TrainingPlanExtension,
+    TrainingPlanOffering,
+)
 
 
 def _matches(event: dict[str, Any], filters: dict[str, Any]) -> bool:
@@ -91,8 +108,10 @@ class SageMaker:
             return None
         return cluster_event_details({**found, "EventDetails": {"EventMetadata": {}}})
 
-    def training_plan(self, arn: str) -> dict[str, Any] | None:
-        return self.plans.get(arn)
+    def training_plan(self, arn: str) -> TrainingPlan | None:
+        """The seeded plan (DescribeTrainingPlan's answer, keyed by its ARN), read as the adapter reads it."""
+        found = self.plans.get(arn)
+        return training_plan_of(found) if found is not None else None
 
 
 def offering(offering_id: str, zone: str, fee: str, start: datetime) -> dict[str, Any]:
@@ -127,11 +146,11 @@ class TrainingPlanMarket(SageMaker):
         self.bought: list[tuple[str, str]] = []
         self.extended: list[str] = []
         self.history: dict[str, list[dict[str, Any]]] = {}
-        self.searched: list[dict[str, Any]] = []
+        self.searched: list[CapacitySearch] = []
 
-    def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
-        self.searched.append(params)
-        return list(self.offerings.get(params["InstanceType"], []))
+    def search_training_plan_offerings(self, search: CapacitySearch) -> list[TrainingPlanOffering]:
+        self.searched.append(search)
+        return [plan_offering(o) for o in self.offerings.get(search.instance_type, [])]
 
     def create_training_plan(self, name: str, offering_id: str) -> str | None:
         if name in self.plans:
@@ -163,22 +182,23 @@ class TrainingPlanMarket(SageMaker):
     def _fresh(self, plan: dict[str, Any]) -> dict[str, Any]:
         return {**plan, "Status": self._status(plan["StartTime"], plan["EndTime"])}
 
-    def training_plan(self, arn: str) -> dict[str, Any] | None:
+    def training_plan(self, arn: str) -> TrainingPlan | None:
         found = self.plans.get(arn.rsplit("/", 1)[-1])
-        return self._fresh(found) if found is not None else None
+        return training_plan_of(self._fresh(found)) if found is not None else None
 
     def _status(self, start: datetime, end: datetime) -> str:
         """Scheduled until its start, Active until its end, then Expired (the TrainingPlanStatus values)."""
         now = self.now or datetime.now(UTC)
         return "Scheduled" if start > now else "Active" if end > now else "Expired"
 
-    def training_plans(self, status: str | None = None) -> list[dict[str, Any]]:
-        return [p for p in map(self._fresh, self.plans.values()) if status is None or p["Status"] == status]
+    def training_plans(self, status: str | None = None) -> list[TrainingPlan]:
+        fresh = map(self._fresh, self.plans.values())
+        return [training_plan_of(p) for p in fresh if status is None or p["Status"] == status]
 
-    def training_plan_extension_offerings(self, arn: str) -> list[dict[str, Any]]:
-        return list(self.extension_offers.get(arn.rsplit("/", 1)[-1], []))
+    def training_plan_extension_offerings(self, arn: str) -> list[ExtensionOffering]:
+        return [extension_offering(o) for o in self.extension_offers.get(arn.rsplit("/", 1)[-1], [])]
 
-    def extend_training_plan(self, offering_id: str) -> list[dict[str, Any]]:
+    def extend_training_plan(self, offering_id: str) -> list[TrainingPlanExtension]:
         for name, offers in self.extension_offers.items():
             offer = next((o for o in offers if o["TrainingPlanExtensionOfferingId"] == offering_id), None)
             if offer is not None:
@@ -186,8 +206,8 @@ class TrainingPlanMarket(SageMaker):
                 self.plans[name]["EndTime"] = offer["EndDate"]
                 self.history.setdefault(self.plans[name]["TrainingPlanArn"], []).append(offer)
                 offers.remove(offer)
-                return self.history[self.plans[name]["TrainingPlanArn"]]
+                return [plan_extension(e) for e in self.history[self.plans[name]["TrainingPlanArn"]]]
         raise KeyError(offering_id)
 
-    def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
-        return list(self.history.get(arn, []))
+    def training_plan_extensions(self, arn: str) -> list[TrainingPlanExtension]:
+        return [plan_extension(e) for e in self.history.get(arn, [])]

@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from launchpod.adapters.aws.sagemaker import plan_offering
 from launchpod.contracts.training_plans import OfferingSearch
+from launchpod.domain.training_plans import CapacitySearch, TrainingPlanOffering
 from launchpod.runtime import wiring
 from launchpod.usecases import training_plans as cases
 
@@ -23,9 +25,9 @@ class RegionalMarket(TrainingPlanMarket):
         super().__init__({}, now=datetime(2026, 1, 1, tzinfo=UTC))
         self.by_region, self.asked = by_region, []
 
-    def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    def search_training_plan_offerings(self, search: CapacitySearch) -> list[TrainingPlanOffering]:
         self.asked.append(wiring.region())
-        return list(self.by_region.get(wiring.region(), []))
+        return [plan_offering(o) for o in self.by_region.get(wiring.region(), [])]
 
 
 MARKET = {

@@ -4,6 +4,7 @@ serves, extensions, and the warning of a group added on a plan that has not star
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,6 +19,7 @@ from launchpod.contracts.training_plans import (
 )
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import preflight
+from launchpod.domain.training_plans import Reservation, TrainingPlan
 from launchpod.usecases import training_plans as cases
 from pydantic import ValidationError
 
@@ -50,7 +52,7 @@ def test_a_search_shows_each_offering_with_price_zone_and_window_and_says_why_wh
     first = found.items[0]
     assert (first.upfrontFee, first.currencyCode, first.availabilityZone) == ("10080.00", "USD", "us-east-1a")
     assert (first.startTime, first.endTime, first.durationHours) == (START, START + timedelta(days=7), 168)
-    assert market.searched[0]["TargetResources"] == ["hyperpod-cluster"]
+    assert market.searched[0].target == "hyperpod-cluster"
     none = cases.search_offerings(OfferingQuery(**{**SEARCH, "instanceType": "ml.trn2.48xlarge"}), ports=_ports(market))
     assert none.items == [] and "ml.trn2.48xlarge" in (none.message or "")
 
@@ -162,20 +164,22 @@ def test_an_extension_needs_its_price_and_applies_once():
 
 def test_a_group_on_a_plan_not_started_yet_is_placed_with_a_warning_saying_when():
     arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"
-    plan = {
-        "Status": "Scheduled",
-        "StartTime": START,
-        "TotalInstanceCount": 2,
-        "AvailableInstanceCount": 2,
-        "ReservedCapacitySummaries": [{"InstanceType": "ml.p5.48xlarge", "AvailabilityZone": "us-east-1a"}],
-    }
+    plan = TrainingPlan(
+        "p5-week",
+        arn,
+        status="Scheduled",
+        start_time=START,
+        total_instance_count=2,
+        available_instance_count=2,
+        reservation=Reservation(instance_type="ml.p5.48xlarge", zone="us-east-1a"),
+    )
     request = AddInstanceGroupRequest(
         group="gpu", instanceType="ml.p5.48xlarge", instanceCount=2, capacityType="trainingPlan", trainingPlanArn=arn
     )
     placed = preflight.training_plan_placement(request, plan, "us-east-1a", "us-east-1a")
     assert placed.zone == "us-east-1a"
     assert len(placed.warnings) == 1 and "2026-03-01 12:00 UTC" in placed.warnings[0]
-    active = preflight.training_plan_placement(request, {**plan, "Status": "Active"}, "us-east-1a", "us-east-1a")
+    active = preflight.training_plan_placement(request, replace(plan, status="Active"), "us-east-1a", "us-east-1a")
     assert active.warnings == []
 
 
@@ -184,18 +188,20 @@ def test_a_first_group_on_a_plan_is_checked_against_the_clusters_zone_and_carrie
     from launchpod.domain.clusters import hyperpod
 
     arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"
-    plan = {
-        "Status": "Scheduled",
-        "TotalInstanceCount": 2,
-        "AvailableInstanceCount": 2,
-        "ReservedCapacitySummaries": [{"InstanceType": "ml.p5.48xlarge", "AvailabilityZone": "us-east-1a"}],
-    }
+    plan = TrainingPlan(
+        "p5-week",
+        arn,
+        status="Scheduled",
+        total_instance_count=2,
+        available_instance_count=2,
+        reservation=Reservation(instance_type="ml.p5.48xlarge", zone="us-east-1a"),
+    )
     field = "body.instanceGroups.0.trainingPlanArn"
     with pytest.raises(InvalidInput, match="availabilityZone to us-east-1a") as refused:
         preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1b", plan)
     assert refused.value.details[0]["field"] == field
     with pytest.raises(InvalidInput, match="Expired"):
-        preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1a", {**plan, "Status": "Expired"})
+        preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1a", replace(plan, status="Expired"))
     preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1a", plan)
     request = CreateHyperPodInput(
         name="c1",

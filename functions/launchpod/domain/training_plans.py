@@ -1,5 +1,12 @@
-"""Training plans, pure: SageMaker's offerings and plans as views, the price a buyer must name, the plan
-of a purchase or an extension, and which instance groups use a plan.
+"""Training plans, pure: the records the TrainingPlans port answers (a plan, an offering, an extension
+offering, an extension, and the search that finds offerings), SageMaker's offerings and plans as views, the
+price a buyer must name, the plan of a purchase or an extension, and which instance groups use a plan.
+
+adapters.aws.sagemaker builds the records from SearchTrainingPlanOfferings, DescribeTrainingPlan,
+ListTrainingPlans, ExtendTrainingPlan and DescribeTrainingPlanExtensionHistory, so the AWS shapes stay in the
+adapter (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrainingPlanSummary.html,
+https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrainingPlanOffering.html,
+https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_TrainingPlanExtensionOffering.html).
 
 A purchase is keyed by the plan's name, as CreateTrainingPlan is (it has no ClientToken and answers
 ResourceInUse for a second plan of one name,
@@ -9,6 +16,7 @@ from the same offering is the plan already bought; the name on another reservati
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -22,20 +30,106 @@ from launchpod.contracts.training_plans import (
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.plan import Plan, Step
 
+# ---- What the TrainingPlans port answers
 
-def offering_view(raw: dict[str, Any]) -> OfferingView:
-    reserved = (raw.get("ReservedCapacityOfferings") or [{}])[0]
+
+@dataclass(frozen=True)
+class CapacitySearch:
+    """What SearchTrainingPlanOfferings is asked: ``count`` x ``instance_type`` for ``duration_hours``, for
+    one kind of resource, within a window when given."""
+
+    instance_type: str
+    instance_count: int
+    duration_hours: int
+    target: str  # TargetResources' one value: hyperpod-cluster, training-job, endpoint or studio-apps
+    start_after: datetime | None = None
+    end_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """The first reserved capacity of an offering (ReservedCapacityOfferings) or of a plan
+    (ReservedCapacitySummaries): a plan reserves one type in one zone."""
+
+    instance_type: str | None = None
+    instance_count: int | None = None  # an offering's InstanceCount, a plan's TotalInstanceCount
+    zone: str | None = None
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+
+
+@dataclass(frozen=True)
+class TrainingPlanOffering:
+    offering_id: str
+    upfront_fee: str | None = None  # a decimal string, such as "5040.00"
+    currency_code: str | None = None
+    duration_hours: int | None = None
+    target_resources: tuple[str, ...] = ()
+    reservation: Reservation = Reservation()
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    """A plan as DescribeTrainingPlan or ListTrainingPlans answers it."""
+
+    name: str
+    arn: str
+    status: str | None = None  # Pending, Active, Scheduled, Expired or Failed
+    status_message: str | None = None
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+    duration_hours: int | None = None
+    upfront_fee: str | None = None
+    currency_code: str | None = None
+    target_resources: tuple[str, ...] = ()
+    total_instance_count: int | None = None
+    in_use_instance_count: int | None = None
+    available_instance_count: int | None = None
+    reservation: Reservation = Reservation()
+
+    @property
+    def available(self) -> int:
+        """The instances free for a group: AvailableInstanceCount, else the plan's total."""
+        if self.available_instance_count is not None:
+            return self.available_instance_count
+        return self.total_instance_count or 0
+
+
+@dataclass(frozen=True)
+class ExtensionOffering:
+    offering_id: str
+    zone: str | None = None
+    start_date: datetime | None = None
+    end_date: datetime | None = None
+    duration_hours: int | None = None
+    upfront_fee: str | None = None
+    currency_code: str | None = None
+
+
+@dataclass(frozen=True)
+class TrainingPlanExtension:
+    """One extension of a plan's history (ExtendTrainingPlan, DescribeTrainingPlanExtensionHistory): the
+    offering it was bought from is what makes a second extension by it a no-op."""
+
+    offering_id: str
+
+
+# ---- Views, prices and plans
+
+
+def offering_view(offering: TrainingPlanOffering) -> OfferingView:
+    reserved = offering.reservation
     return OfferingView(
-        offeringId=raw["TrainingPlanOfferingId"],
-        upfrontFee=str(raw.get("UpfrontFee") or "0"),
-        currencyCode=str(raw.get("CurrencyCode") or "USD"),
-        instanceType=str(reserved.get("InstanceType") or ""),
-        instanceCount=int(reserved.get("InstanceCount") or 0),
-        availabilityZone=reserved.get("AvailabilityZone"),
-        startTime=reserved.get("StartTime"),
-        endTime=reserved.get("EndTime"),
-        durationHours=int(raw.get("DurationHours") or 0),
-        targetResources=list(raw.get("TargetResources") or []),
+        offeringId=offering.offering_id,
+        upfrontFee=str(offering.upfront_fee or "0"),
+        currencyCode=str(offering.currency_code or "USD"),
+        instanceType=str(reserved.instance_type or ""),
+        instanceCount=int(reserved.instance_count or 0),
+        availabilityZone=reserved.zone,
+        startTime=reserved.start_time,
+        endTime=reserved.end_time,
+        durationHours=int(offering.duration_hours or 0),
+        targetResources=list(offering.target_resources),
     )
 
 
@@ -46,15 +140,15 @@ def ranked(offerings: list[OfferingView]) -> list[OfferingView]:
     return sorted(offerings, key=lambda o: (o.startTime or latest, float(o.upfrontFee or 0)))
 
 
-def extension_view(raw: dict[str, Any]) -> ExtensionOfferingView:
+def extension_view(offering: ExtensionOffering) -> ExtensionOfferingView:
     return ExtensionOfferingView(
-        offeringId=raw["TrainingPlanExtensionOfferingId"],
-        availabilityZone=raw.get("AvailabilityZone"),
-        startDate=raw.get("StartDate"),
-        endDate=raw.get("EndDate"),
-        durationHours=int(raw.get("DurationHours") or 0),
-        upfrontFee=str(raw.get("UpfrontFee") or "0"),
-        currencyCode=str(raw.get("CurrencyCode") or "USD"),
+        offeringId=offering.offering_id,
+        availabilityZone=offering.zone,
+        startDate=offering.start_date,
+        endDate=offering.end_date,
+        durationHours=int(offering.duration_hours or 0),
+        upfrontFee=str(offering.upfront_fee or "0"),
+        currencyCode=str(offering.currency_code or "USD"),
     )
 
 
@@ -73,24 +167,23 @@ def usage(arn: str, clusters: list[dict[str, Any]]) -> list[PlanUsageView]:
     ]
 
 
-def plan_view(raw: dict[str, Any], used_by: list[PlanUsageView], message: str | None = None) -> TrainingPlanView:
-    reserved = (raw.get("ReservedCapacitySummaries") or [{}])[0]
+def plan_view(plan: TrainingPlan, used_by: list[PlanUsageView], message: str | None = None) -> TrainingPlanView:
     return TrainingPlanView(
-        name=raw["TrainingPlanName"],
-        arn=raw["TrainingPlanArn"],
-        status=str(raw.get("Status") or "Unknown"),
-        statusMessage=raw.get("StatusMessage"),
-        instanceType=reserved.get("InstanceType"),
-        availabilityZone=reserved.get("AvailabilityZone"),
-        startTime=raw.get("StartTime"),
-        endTime=raw.get("EndTime"),
-        durationHours=raw.get("DurationHours"),
-        upfrontFee=raw.get("UpfrontFee"),
-        currencyCode=raw.get("CurrencyCode"),
-        targetResources=list(raw.get("TargetResources") or []),
-        totalInstanceCount=int(raw.get("TotalInstanceCount") or 0),
-        inUseInstanceCount=int(raw.get("InUseInstanceCount") or 0),
-        availableInstanceCount=int(raw.get("AvailableInstanceCount") or 0),
+        name=plan.name,
+        arn=plan.arn,
+        status=str(plan.status or "Unknown"),
+        statusMessage=plan.status_message,
+        instanceType=plan.reservation.instance_type,
+        availabilityZone=plan.reservation.zone,
+        startTime=plan.start_time,
+        endTime=plan.end_time,
+        durationHours=plan.duration_hours,
+        upfrontFee=plan.upfront_fee,
+        currencyCode=plan.currency_code,
+        targetResources=list(plan.target_resources),
+        totalInstanceCount=int(plan.total_instance_count or 0),
+        inUseInstanceCount=int(plan.in_use_instance_count or 0),
+        availableInstanceCount=int(plan.available_instance_count or 0),
         usage=used_by,
         message=message,
     )
@@ -114,16 +207,16 @@ def check_price(fee: str, currency: str, confirm: str, what: str) -> None:
         )
 
 
-def same_reservation(plan: dict[str, Any], offering: OfferingView) -> bool:
+def same_reservation(plan: TrainingPlan, offering: OfferingView) -> bool:
     """Whether an existing plan is what buying ``offering`` makes (DescribeTrainingPlan does not name the
     offering it came from, so its reservation is compared)."""
-    reserved = (plan.get("ReservedCapacitySummaries") or [{}])[0]
+    reserved = plan.reservation
     return (
-        reserved.get("InstanceType") == offering.instanceType
-        and int(reserved.get("TotalInstanceCount") or 0) == offering.instanceCount
-        and reserved.get("AvailabilityZone") == offering.availabilityZone
-        and plan.get("StartTime") == offering.startTime
-        and _amount(str(plan.get("UpfrontFee") or "")) == _amount(offering.upfrontFee)
+        reserved.instance_type == offering.instanceType
+        and int(reserved.instance_count or 0) == offering.instanceCount
+        and reserved.zone == offering.availabilityZone
+        and plan.start_time == offering.startTime
+        and _amount(str(plan.upfront_fee or "")) == _amount(offering.upfrontFee)
     )
 
 

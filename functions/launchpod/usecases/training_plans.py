@@ -41,23 +41,20 @@ def real() -> TrainingPlanPorts:
     return TrainingPlanPorts(sagemaker=wiring.sagemaker())
 
 
-def _search_params(query: OfferingQuery) -> dict[str, Any]:
-    params: dict[str, Any] = {
-        "InstanceType": query.instanceType,
-        "InstanceCount": query.instanceCount,
-        "DurationHours": query.durationHours,
-        "TargetResources": [query.target],
-    }
-    if query.startTimeAfter:
-        params["StartTimeAfter"] = query.startTimeAfter
-    if query.endTimeBefore:
-        params["EndTimeBefore"] = query.endTimeBefore
-    return params
+def _search(query: OfferingQuery) -> tp.CapacitySearch:
+    return tp.CapacitySearch(
+        instance_type=query.instanceType,
+        instance_count=query.instanceCount,
+        duration_hours=query.durationHours,
+        target=query.target,
+        start_after=query.startTimeAfter,
+        end_before=query.endTimeBefore,
+    )
 
 
 def _offerings_here(query: OfferingQuery, ports: TrainingPlanPorts) -> list[Any]:
     """The current Region's offerings, as SageMaker orders them, each naming the Region."""
-    found = ports.sagemaker.search_training_plan_offerings(_search_params(query))
+    found = ports.sagemaker.search_training_plan_offerings(_search(query))
     return [tp.offering_view(o).model_copy(update={"region": wiring.region()}) for o in found]
 
 
@@ -90,7 +87,7 @@ def _usage_of(arn: str, ports: TrainingPlanPorts) -> list[Any]:
     return tp.usage(arn, ports.sagemaker.hyperpod_clusters())
 
 
-def _plan(name: str, ports: TrainingPlanPorts) -> dict[str, Any]:
+def _plan(name: str, ports: TrainingPlanPorts) -> tp.TrainingPlan:
     plan = ports.sagemaker.training_plan(name)
     if plan is None:
         raise NotFound(f"There is no training plan {name}; list them with GET /api/training-plans.")
@@ -99,14 +96,14 @@ def _plan(name: str, ports: TrainingPlanPorts) -> dict[str, Any]:
 
 def _described(name: str, ports: TrainingPlanPorts, message: str | None = None) -> TrainingPlanView:
     plan = _plan(name, ports)
-    return tp.plan_view(plan, _usage_of(plan["TrainingPlanArn"], ports), message)
+    return tp.plan_view(plan, _usage_of(plan.arn, ports), message)
 
 
 def list_plans(status: str | None, *, ports: TrainingPlanPorts) -> TrainingPlanListView:
     """Every plan (of ``status`` when given) with the groups that use it (one DescribeCluster per cluster)."""
     clusters = ports.sagemaker.hyperpod_clusters()
     plans = ports.sagemaker.training_plans(status)
-    return TrainingPlanListView(items=[tp.plan_view(p, tp.usage(p["TrainingPlanArn"], clusters)) for p in plans])
+    return TrainingPlanListView(items=[tp.plan_view(p, tp.usage(p.arn, clusters)) for p in plans])
 
 
 def get_plan(name: str, *, ports: TrainingPlanPorts) -> TrainingPlanView:
@@ -119,13 +116,13 @@ def buy(
     """Inspect before create: a plan of that name from the same reservation is NOOP, from another a 409. The
     offering is found by repeating its search (SageMaker has no call that reads one offering), its fee must be
     the one confirmed, then CreateTrainingPlan buys it."""
-    offerings = [tp.offering_view(o) for o in ports.sagemaker.search_training_plan_offerings(_search_params(request))]
+    offerings = [tp.offering_view(o) for o in ports.sagemaker.search_training_plan_offerings(_search(request))]
     offering = next((o for o in offerings if o.offeringId == request.offeringId), None)
     existing = ports.sagemaker.training_plan(request.name)
     if existing is not None:
         if offering is not None and not tp.same_reservation(existing, offering):
             raise tp.taken(request.name)
-        return NoopView(message=f"Training plan {request.name} is already bought ({existing.get('Status')}).")
+        return NoopView(message=f"Training plan {request.name} is already bought ({existing.status}).")
     if offering is None:
         raise Conflict(
             f"Offering {request.offeringId} is no longer offered for this search; search again and pick an offering.",
@@ -151,11 +148,9 @@ def _starts_note(start: datetime | None) -> str | None:
 
 def extension_offerings(name: str, *, ports: TrainingPlanPorts) -> ExtensionOfferingListView:
     plan = _plan(name, ports)
-    if plan.get("Status") not in ("Active", "Scheduled"):
-        raise Conflict(
-            f"Training plan {name} is {plan.get('Status')}; only an Active or Scheduled plan can be extended."
-        )
-    raw = ports.sagemaker.training_plan_extension_offerings(plan["TrainingPlanArn"])
+    if plan.status not in ("Active", "Scheduled"):
+        raise Conflict(f"Training plan {name} is {plan.status}; only an Active or Scheduled plan can be extended.")
+    raw = ports.sagemaker.training_plan_extension_offerings(plan.arn)
     return ExtensionOfferingListView(plan=name, items=[tp.extension_view(o) for o in raw])
 
 
@@ -165,16 +160,11 @@ def extend(
     """An offering already in the plan's extension history is NOOP; otherwise it must be among the plan's
     extension offerings now, at the confirmed fee."""
     plan = _plan(name, ports)
-    arn = plan["TrainingPlanArn"]
-    if any(
-        e.get("TrainingPlanExtensionOfferingId") == request.offeringId
-        for e in ports.sagemaker.training_plan_extensions(arn)
-    ):
+    arn = plan.arn
+    if any(e.offering_id == request.offeringId for e in ports.sagemaker.training_plan_extensions(arn)):
         return NoopView(message=f"Training plan {name} is already extended by offering {request.offeringId}.")
-    if plan.get("Status") not in ("Active", "Scheduled"):
-        raise Conflict(
-            f"Training plan {name} is {plan.get('Status')}; only an Active or Scheduled plan can be extended."
-        )
+    if plan.status not in ("Active", "Scheduled"):
+        raise Conflict(f"Training plan {name} is {plan.status}; only an Active or Scheduled plan can be extended.")
     offers = [tp.extension_view(o) for o in ports.sagemaker.training_plan_extension_offerings(arn)]
     offering = next((o for o in offers if o.offeringId == request.offeringId), None)
     if offering is None:

@@ -13,6 +13,14 @@ from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.training_plans import (
+    CapacitySearch,
+    ExtensionOffering,
+    Reservation,
+    TrainingPlan,
+    TrainingPlanExtension,
+    TrainingPlanOffering,
+)
 
 # What a region answers for an API it does not offer yet.
 _NO_SUCH_OPERATION = {"UnknownOperationException", "InvalidAction"}
@@ -88,6 +96,89 @@ def cluster_event_details(detail: Mapping[str, Any]) -> ClusterEventDetails:
     )
 
 
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _reservation(reserved: Mapping[str, Any], count_key: str) -> Reservation:
+    return Reservation(
+        instance_type=reserved.get("InstanceType"),
+        instance_count=_int(reserved.get(count_key)),
+        zone=reserved.get("AvailabilityZone"),
+        start_time=reserved.get("StartTime"),
+        end_time=reserved.get("EndTime"),
+    )
+
+
+def plan_offering(raw: Mapping[str, Any]) -> TrainingPlanOffering:
+    """An offering from SearchTrainingPlanOfferings' TrainingPlanOfferings (its first reserved capacity)."""
+    return TrainingPlanOffering(
+        offering_id=str(raw["TrainingPlanOfferingId"]),
+        upfront_fee=_str(raw.get("UpfrontFee")),
+        currency_code=raw.get("CurrencyCode"),
+        duration_hours=_int(raw.get("DurationHours")),
+        target_resources=tuple(raw.get("TargetResources") or ()),
+        reservation=_reservation((raw.get("ReservedCapacityOfferings") or [{}])[0], "InstanceCount"),
+    )
+
+
+def training_plan_of(raw: Mapping[str, Any]) -> TrainingPlan:
+    """A plan from DescribeTrainingPlan's answer or ListTrainingPlans' TrainingPlanSummary."""
+    return TrainingPlan(
+        name=str(raw["TrainingPlanName"]),
+        arn=str(raw["TrainingPlanArn"]),
+        status=raw.get("Status"),
+        status_message=raw.get("StatusMessage"),
+        start_time=raw.get("StartTime"),
+        end_time=raw.get("EndTime"),
+        duration_hours=_int(raw.get("DurationHours")),
+        upfront_fee=_str(raw.get("UpfrontFee")),
+        currency_code=raw.get("CurrencyCode"),
+        target_resources=tuple(raw.get("TargetResources") or ()),
+        total_instance_count=_int(raw.get("TotalInstanceCount")),
+        in_use_instance_count=_int(raw.get("InUseInstanceCount")),
+        available_instance_count=_int(raw.get("AvailableInstanceCount")),
+        reservation=_reservation((raw.get("ReservedCapacitySummaries") or [{}])[0], "TotalInstanceCount"),
+    )
+
+
+def extension_offering(raw: Mapping[str, Any]) -> ExtensionOffering:
+    """An extension offering from SearchTrainingPlanOfferings' TrainingPlanExtensionOfferings."""
+    return ExtensionOffering(
+        offering_id=str(raw["TrainingPlanExtensionOfferingId"]),
+        zone=raw.get("AvailabilityZone"),
+        start_date=raw.get("StartDate"),
+        end_date=raw.get("EndDate"),
+        duration_hours=_int(raw.get("DurationHours")),
+        upfront_fee=_str(raw.get("UpfrontFee")),
+        currency_code=raw.get("CurrencyCode"),
+    )
+
+
+def plan_extension(raw: Mapping[str, Any]) -> TrainingPlanExtension:
+    """An extension from ExtendTrainingPlan's or DescribeTrainingPlanExtensionHistory's TrainingPlanExtensions."""
+    return TrainingPlanExtension(offering_id=str(raw["TrainingPlanExtensionOfferingId"]))
+
+
+def search_params(search: CapacitySearch) -> dict[str, Any]:
+    """SearchTrainingPlanOfferings' parameters for a search (the window's bounds only when given)."""
+    params: dict[str, Any] = {
+        "InstanceType": search.instance_type,
+        "InstanceCount": search.instance_count,
+        "DurationHours": search.duration_hours,
+        "TargetResources": [search.target],
+    }
+    if search.start_after:
+        params["StartTimeAfter"] = search.start_after
+    if search.end_before:
+        params["EndTimeBefore"] = search.end_before
+    return params
+
+
 class SageMaker:
     def __init__(self) -> None:
         self.sm = client("sagemaker")
@@ -142,20 +233,22 @@ class SageMaker:
         with aws_call("sagemaker:UpdateCluster"):
             self.sm.update_cluster(**params)
 
-    def training_plan(self, arn: str) -> dict[str, Any] | None:
+    def training_plan(self, arn: str) -> TrainingPlan | None:
         """DescribeTrainingPlan by the plan's name (the last part of its ARN); None if there is none."""
         with aws_call("sagemaker:DescribeTrainingPlan"):
-            return or_none(
-                lambda: dict(self.sm.describe_training_plan(TrainingPlanName=arn.rsplit("/", 1)[-1])),
+            found = or_none(
+                lambda: self.sm.describe_training_plan(TrainingPlanName=arn.rsplit("/", 1)[-1]),
                 "ResourceNotFound",
                 "ValidationException",
             )
+        return training_plan_of(found) if found is not None else None
 
     # ---- training plans
 
-    def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    def search_training_plan_offerings(self, search: CapacitySearch) -> list[TrainingPlanOffering]:
         with aws_call("sagemaker:SearchTrainingPlanOfferings"):
-            return list(self.sm.search_training_plan_offerings(**params).get("TrainingPlanOfferings", []))
+            answer = self.sm.search_training_plan_offerings(**search_params(search))
+        return [plan_offering(o) for o in answer.get("TrainingPlanOfferings", [])]
 
     def create_training_plan(self, name: str, offering_id: str) -> str | None:
         """CreateTrainingPlan; None when a plan of that name exists (ResourceInUse: the API has no ClientToken,
@@ -169,30 +262,30 @@ class SageMaker:
                 raise
             return str(answer["TrainingPlanArn"])
 
-    def training_plans(self, status: str | None = None) -> list[dict[str, Any]]:
+    def training_plans(self, status: str | None = None) -> list[TrainingPlan]:
         """ListTrainingPlans, every page (a Status filter when given)."""
         extra = {"Filters": [{"Name": "Status", "Value": status}]} if status else {}
-        out: list[dict[str, Any]] = []
         with aws_call("sagemaker:ListTrainingPlans"):
-            for page in self.sm.get_paginator("list_training_plans").paginate(**extra):
-                out += page.get("TrainingPlanSummaries", [])
-        return out
+            pages = list(self.sm.get_paginator("list_training_plans").paginate(**extra))
+        return [training_plan_of(p) for page in pages for p in page.get("TrainingPlanSummaries", [])]
 
-    def training_plan_extension_offerings(self, arn: str) -> list[dict[str, Any]]:
+    def training_plan_extension_offerings(self, arn: str) -> list[ExtensionOffering]:
         with aws_call("sagemaker:SearchTrainingPlanOfferings"):
             answer = self.sm.search_training_plan_offerings(TrainingPlanArn=arn)
-        return list(answer.get("TrainingPlanExtensionOfferings", []))
+        return [extension_offering(o) for o in answer.get("TrainingPlanExtensionOfferings", [])]
 
-    def extend_training_plan(self, offering_id: str) -> list[dict[str, Any]]:
+    def extend_training_plan(self, offering_id: str) -> list[TrainingPlanExtension]:
         with aws_call("sagemaker:ExtendTrainingPlan"):
             answer = self.sm.extend_training_plan(TrainingPlanExtensionOfferingId=offering_id)
-        return list(answer.get("TrainingPlanExtensions", []))
+        return [plan_extension(e) for e in answer.get("TrainingPlanExtensions", [])]
 
-    def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
+    def training_plan_extensions(self, arn: str) -> list[TrainingPlanExtension]:
         """DescribeTrainingPlanExtensionHistory, every page."""
         with aws_call("sagemaker:DescribeTrainingPlanExtensionHistory"):
-            pages = self.sm.get_paginator("describe_training_plan_extension_history").paginate(TrainingPlanArn=arn)
-            return [e for page in pages for e in page.get("TrainingPlanExtensions", [])]
+            pages = list(
+                self.sm.get_paginator("describe_training_plan_extension_history").paginate(TrainingPlanArn=arn)
+            )
+        return [plan_extension(e) for page in pages for e in page.get("TrainingPlanExtensions", [])]
 
     def hyperpod_names(self) -> list[str]:
         """The name of every HyperPod cluster of the account in this Region (ListClusters, every page)."""

@@ -10,6 +10,7 @@ from typing import Any
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.quotas import Quota
+from launchpod.domain.training_plans import TrainingPlan
 
 
 @dataclass
@@ -26,7 +27,7 @@ def quota_name(instance_type: str) -> str:
 
 
 def training_plan_placement(
-    request: AddInstanceGroupRequest, plan: dict[str, Any] | None, asked_zone: str, home_zone: str | None
+    request: AddInstanceGroupRequest, plan: TrainingPlan | None, asked_zone: str, home_zone: str | None
 ) -> Placement:
     """Where a training-plan group goes: the plan's zone, whatever was asked (the notes say so), in a
     dedicated subnet when the cluster's subnet is in another zone. 422 when the plan cannot serve it."""
@@ -38,29 +39,29 @@ def training_plan_placement(
             field="body.trainingPlanArn",
             rule="training_plan_exists",
         )
-    if plan.get("Status") not in ("Active", "Scheduled"):
+    if plan.status not in ("Active", "Scheduled"):
         raise InvalidInput(
-            f"Training plan {arn} is {plan.get('Status')}; only an Active or Scheduled plan gives capacity.",
+            f"Training plan {arn} is {plan.status}; only an Active or Scheduled plan gives capacity.",
             field="body.trainingPlanArn",
             rule="training_plan_active",
         )
-    reserved = (plan.get("ReservedCapacitySummaries") or [{}])[0]
-    if reserved.get("InstanceType") and reserved["InstanceType"] != request.instanceType:
+    reserved = plan.reservation
+    if reserved.instance_type and reserved.instance_type != request.instanceType:
         raise InvalidInput(
-            f"Training plan {arn} reserves {reserved['InstanceType']}, not {request.instanceType}; use "
-            f"instanceType {reserved['InstanceType']}.",
+            f"Training plan {arn} reserves {reserved.instance_type}, not {request.instanceType}; use "
+            f"instanceType {reserved.instance_type}.",
             field="body.instanceType",
             rule="training_plan_type",
         )
-    available = int(plan.get("AvailableInstanceCount", plan.get("TotalInstanceCount", 0)))
+    available = plan.available
     if request.instanceCount > available:
         raise InvalidInput(
-            f"Training plan {arn} has {available} of its {plan.get('TotalInstanceCount')} instances available; "
+            f"Training plan {arn} has {available} of its {plan.total_instance_count} instances available; "
             f"ask for at most {available}, or extend the plan (ExtendTrainingPlan).",
             field="body.instanceCount",
             rule="training_plan_capacity",
         )
-    zone = reserved.get("AvailabilityZone") or asked_zone
+    zone = reserved.zone or asked_zone
     notes = []
     if request.availabilityZone and request.availabilityZone != zone:
         notes.append(f"The training plan's zone {zone} wins over the {request.availabilityZone} asked for.")
@@ -72,40 +73,38 @@ def training_plan_placement(
 
 
 def check_plan_at_create(
-    field: str, arn: str, instance_type: str, count: int, zone: str, plan: dict[str, Any] | None
+    field: str, arn: str, instance_type: str, count: int, zone: str, plan: TrainingPlan | None
 ) -> None:
     """A first group on a training plan (CreateCluster): the plan exists, is Active or Scheduled, reserves
     this type in the cluster's zone (the compute subnet's) and has the instances; 422 naming ``field``."""
-    reserved = ((plan or {}).get("ReservedCapacitySummaries") or [{}])[0]
-    available = int((plan or {}).get("AvailableInstanceCount", (plan or {}).get("TotalInstanceCount", 0)))
     problem = None
     if plan is None:
         problem = f"Training plan {arn} was not found in this account and region; list them with list_training_plans."
-    elif plan.get("Status") not in ("Active", "Scheduled"):
-        problem = f"Training plan {arn} is {plan.get('Status')}; only an Active or Scheduled plan gives capacity."
-    elif reserved.get("InstanceType") and reserved["InstanceType"] != instance_type:
-        problem = f"Training plan {arn} reserves {reserved['InstanceType']}, not {instance_type}."
-    elif reserved.get("AvailabilityZone") and reserved["AvailabilityZone"] != zone:
+    elif plan.status not in ("Active", "Scheduled"):
+        problem = f"Training plan {arn} is {plan.status}; only an Active or Scheduled plan gives capacity."
+    elif plan.reservation.instance_type and plan.reservation.instance_type != instance_type:
+        problem = f"Training plan {arn} reserves {plan.reservation.instance_type}, not {instance_type}."
+    elif plan.reservation.zone and plan.reservation.zone != zone:
         problem = (
-            f"Training plan {arn} reserves capacity in {reserved['AvailabilityZone']}, not {zone}; set"
-            f" availabilityZone to {reserved['AvailabilityZone']}."
+            f"Training plan {arn} reserves capacity in {plan.reservation.zone}, not {zone}; set"
+            f" availabilityZone to {plan.reservation.zone}."
         )
-    elif count > available:
-        problem = f"Training plan {arn} has {available} instances available; ask for at most {available}."
+    elif count > plan.available:
+        problem = f"Training plan {arn} has {plan.available} instances available; ask for at most {plan.available}."
     if problem:
         raise InvalidInput(problem, field=field, rule="training_plan")
 
 
-def plan_waits(arn: str | None, plan: dict[str, Any]) -> list[str]:
+def plan_waits(arn: str | None, plan: TrainingPlan) -> list[str]:
     """A group on a plan that is not Active yet is InService with no nodes until the plan starts: HyperPod
     provisions them when the plan turns Active (SageMaker guide, "Training plans utilization for SageMaker
     HyperPod clusters"; CreateTrainingPlan API reference: a plan is usable once Scheduled)."""
-    if plan.get("Status") == "Active":
+    if plan.status == "Active":
         return []
-    start = plan.get("StartTime")
-    when = f"at {start:%Y-%m-%d %H:%M} UTC" if hasattr(start, "strftime") else "at its start time"
+    start = plan.start_time
+    when = f"at {start:%Y-%m-%d %H:%M} UTC" if start is not None else "at its start time"
     return [
-        f"Training plan {arn} is {plan.get('Status')}: the group waits for it, and its instances are provisioned"
+        f"Training plan {arn} is {plan.status}: the group waits for it, and its instances are provisioned"
         f" when the plan starts {when}."
     ]
 

@@ -19,6 +19,7 @@ from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.inference import endpoints as serving
 from launchpod.domain.jobs import views
 from launchpod.domain.operations import now
+from launchpod.domain.training_plans import TrainingPlan
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.runtime.wiring import KubeJobs
@@ -40,7 +41,7 @@ class PlanReader(Protocol):
     """HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
-    def training_plan(self, arn: str) -> dict[str, Any] | None: ...
+    def training_plan(self, arn: str) -> TrainingPlan | None: ...
 
 
 @dataclass(frozen=True)
@@ -123,13 +124,13 @@ def _plans(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
     told = []
     for arn, names in sorted(groups.items()):
         plan = ports.sagemaker.training_plan(arn)
-        end = rules.when_of((plan or {}).get("EndTime"))
-        if plan is None or end is None or plan.get("Status") not in ("Active", "Scheduled"):
+        end = rules.when_of(plan.end_time) if plan is not None else None
+        if plan is None or end is None or plan.status not in ("Active", "Scheduled"):
             continue
         hours = rules.expiring_threshold(end, at, ports.plan_hours)
         if hours is None:
             continue
-        plan_name = str(plan.get("TrainingPlanName") or arn.rsplit("/", 1)[-1])
+        plan_name = plan.name or arn.rsplit("/", 1)[-1]
         used = ", ".join(sorted(names))
         if notifications.tell(
             cluster,
