@@ -7,15 +7,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from launchpod.adapters.store.clusters import cluster_record
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.operations import now
 
 from tests.fakes.operations import Operations
 
+# What register always writes, for a seeded record that leaves it out.
+SEEDED = {"source": "created", "region": "us-east-1", "registeredAt": "2026-11-30T00:00:00+00:00"}
+
 
 class Clusters:
-    """Registered clusters by name: ``records`` seeds them as the registry would hold them (each read carries
-    its name); ``registered`` is (name, source, region) of each register asked.
+    """Registered clusters by name: ``records`` seeds their items as the registry table would hold them (the
+    source, Region and registration time register always writes filled in where a test leaves them out), read
+    as the adapter reads them; ``registered`` is (name, source, region) of each register asked.
 
     The registry shares its table with the operations store's cluster locks: given ``operations`` (the fake of
     tests/fakes/operations.py), a registered cluster an operation holds reads with ``lockedBy`` naming it."""
@@ -25,28 +31,28 @@ class Clusters:
         self.operations = operations
         self.registered: list[tuple[str, str, str]] = []
 
-    def get(self, name: str) -> dict[str, Any] | None:
+    def get(self, name: str) -> ClusterRecord | None:
         found = self.records.get(name)
         if found is None:
             return None
         holder = self.operations.holder(name) if self.operations is not None else None
-        return {"name": name, **found} | ({"lockedBy": holder} if holder else {})
+        return cluster_record({**SEEDED, "name": name, **found} | ({"lockedBy": holder} if holder else {}))
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]:
         """By name; the cursor is opaque, as the adapter's."""
         names = sorted(self.records)
         start = int(decode_cursor(cursor, ["clusters"])["next"]) if cursor else 0
         more = len(names) > start + limit
-        page = [self.get(n) or {} for n in names[start : start + limit]]
+        page = [r for r in map(self.get, names[start : start + limit]) if r is not None]
         return page, encode_cursor({"next": start + limit}, ["clusters"]) if more else None
 
-    def list(self) -> Iterator[dict[str, Any]]:
+    def list(self) -> Iterator[ClusterRecord]:
         """Every registered cluster, as the adapter pages through them."""
-        yield from (self.get(n) or {} for n in sorted(self.records))
+        yield from (r for r in map(self.get, sorted(self.records)) if r is not None)
 
     def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
         """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""
         self.registered.append((name, source, region))
-        first = self.records.get(name, {}).get("registeredAt", now().isoformat())
+        first = {**SEEDED, **self.records[name]}["registeredAt"] if name in self.records else now().isoformat()
         self.records[name] = {**self.records.get(name, {}), "source": source, "region": region, **facts}
         self.records[name]["registeredAt"] = first

@@ -10,14 +10,18 @@ from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus
+from launchpod.domain import mlflow, ownership
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import OperationStore
 from launchpod.usecases.ports import ClusterRegistry
 
 from tests.fakes.clusters import Clusters
 from tests.fakes.operations import Operations
+
+EKS_ARN = "arn:aws:eks:us-east-1:123456789012:cluster/train"
 
 
 @pytest.fixture(params=["fake", "dynamodb"])
@@ -34,32 +38,50 @@ def test_a_name_nobody_registered_reads_as_none(stores: tuple[ClusterRegistry, O
     assert stores[0].get("ghost") is None
 
 
-def test_a_registered_cluster_reads_back_with_its_facts(stores: tuple[ClusterRegistry, OperationStore]) -> None:
+def test_a_registered_cluster_reads_back_as_registered(stores: tuple[ClusterRegistry, OperationStore]) -> None:
     registry = stores[0]
-    registry.register("train", source="created", region="us-east-1", hyperpodName="train-hp", nodes=4)
+    before = ops.now()
+    registry.register("train", source="imported", region="us-west-2", eksArn=EKS_ARN)
+    record = registry.get("train")
+    assert record is not None and before <= record.registered_at <= ops.now()
+    assert record == ClusterRecord("train", "imported", "us-west-2", registered_at=record.registered_at)
+
+
+def test_a_record_reads_the_tracking_server_and_what_the_create_phases_recorded(
+    stores: tuple[ClusterRegistry, OperationStore],
+) -> None:
+    """What delete-cluster trusts beyond the tags (launchpod.domain.ownership), and the server jobs log to."""
+    registry = stores[0]
+    facts = {
+        mlflow.RECORD_ATTRIBUTE: "lp-train",
+        ownership.requested(ownership.CREATED_EKS): True,
+        ownership.CREATED_EKS: EKS_ARN,
+        ownership.requested(ownership.CREATED_HYPERPOD): True,
+    }
+    registry.register("train", source="created", region="us-east-1", **facts)
     record = registry.get("train")
     assert record is not None
-    assert {k: record[k] for k in ("name", "source", "region", "hyperpodName", "nodes")} == {
-        "name": "train",
-        "source": "created",
-        "region": "us-east-1",
-        "hyperpodName": "train-hp",
-        "nodes": 4,
-    }
-    assert record["registeredAt"]
+    assert (record.mlflow_tracking_server, record.created, record.requested) == (
+        "lp-train",
+        {ownership.CREATED_EKS: EKS_ARN},
+        {ownership.CREATED_EKS, ownership.CREATED_HYPERPOD},
+    )
+    assert ownership.recorded_as_created(record, ownership.CREATED_EKS, EKS_ARN)
+    assert not ownership.may_record_existing(record, ownership.CREATED_EKS)  # already recorded
+    assert ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)  # asked for, not recorded yet
 
 
 def test_registering_again_rewrites_the_facts_and_keeps_the_first_time(
     stores: tuple[ClusterRegistry, OperationStore],
 ) -> None:
     registry = stores[0]
-    registry.register("train", source="imported", region="us-east-1", hyperpodName="old")
+    registry.register("train", source="imported", region="us-east-1", **{mlflow.RECORD_ATTRIBUTE: "old"})
     first = registry.get("train")
-    registry.register("train", source="created", region="us-east-1", hyperpodName="new")
+    registry.register("train", source="created", region="us-east-1", **{mlflow.RECORD_ATTRIBUTE: "new"})
     again = registry.get("train")
     assert first is not None and again is not None
-    assert (again["source"], again["hyperpodName"]) == ("created", "new")
-    assert again["registeredAt"] == first["registeredAt"]
+    assert (again.source, again.mlflow_tracking_server) == ("created", "new")
+    assert again.registered_at == first.registered_at
 
 
 def test_the_listing_is_by_name_a_page_at_a_time(stores: tuple[ClusterRegistry, OperationStore]) -> None:
@@ -71,7 +93,8 @@ def test_the_listing_is_by_name_a_page_at_a_time(stores: tuple[ClusterRegistry, 
     for _ in range(4):
         page, cursor = registry.page(limit=2, cursor=cursor)
         assert len(page) <= 2
-        seen += [c["name"] for c in page]
+        assert all(isinstance(c, ClusterRecord) for c in page)
+        seen += [c.name for c in page]
         if cursor is None:
             break
     assert seen == ["alpha", "beta", "gamma", "infer", "train"]
@@ -99,6 +122,8 @@ def test_a_registered_cluster_an_operation_holds_reads_with_its_holder(
     plan = control_plane.plan(CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-east-1b"]))
     operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
     operations.create_holding_cluster(operation, "k")
-    assert (registry.get("train") or {}).get("lockedBy") == operation.id
+    held = registry.get("train")
+    assert held is not None and held.locked_by == operation.id
     operations.finish(operation.id, OperationStatus.SUCCEEDED, error=None, message=None)
-    assert "lockedBy" not in (registry.get("train") or {})
+    freed = registry.get("train")
+    assert freed is not None and freed.locked_by is None

@@ -6,6 +6,7 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
@@ -23,13 +24,13 @@ from launchpod.domain.storage import ObjectPage
 class ClusterRecords(Protocol):
     """The cluster registry (adapters.store.clusters)."""
 
-    def get(self, name: str) -> dict[str, Any] | None: ...
+    def get(self, name: str) -> ClusterRecord | None: ...
 
 
 class ClusterRegistry(ClusterRecords, Protocol):
     """The cluster registry, paged and written (adapters.store.clusters)."""
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]: ...
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]: ...
     def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from datetime import datetime
 from typing import Any
 
 from boto3.dynamodb.conditions import Key
@@ -17,32 +18,51 @@ from launchpod.adapters.store.dynamo import (
     plain,
     query_page,
 )
+from launchpod.domain import mlflow, ownership
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.operations import now
 
 # Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
 # the lock-only rows the operations store writes for a name nobody registered yet.
 REGISTRY_ATTRIBUTE, REGISTRY = "registry", "clusters"
+CREATED_FACTS = (ownership.CREATED_EKS, ownership.CREATED_HYPERPOD)
+
+
+def cluster_record(item: Mapping[str, Any]) -> ClusterRecord:
+    """A registered cluster's item (its numbers plain) as Launchpod reads it: register always writes its source,
+    Region and first registration time; the operations store adds lockedBy while an operation holds it."""
+    server = item.get(mlflow.RECORD_ATTRIBUTE)
+    return ClusterRecord(
+        name=str(item["name"]),
+        source=item["source"],
+        region=str(item["region"]),
+        registered_at=datetime.fromisoformat(str(item["registeredAt"])),
+        locked_by=str(item["lockedBy"]) if item.get("lockedBy") else None,
+        mlflow_tracking_server=str(server) if server else None,
+        created={fact: str(item[fact]) for fact in CREATED_FACTS if item.get(fact)},
+        requested=frozenset(fact for fact in CREATED_FACTS if item.get(ownership.requested(fact))),
+    )
 
 
 class DynamoClusters:
     def __init__(self, table: str) -> None:
         self.table = resource("dynamodb").Table(table)
 
-    def get(self, name: str) -> dict[str, Any] | None:
+    def get(self, name: str) -> ClusterRecord | None:
         with aws_call("dynamodb:GetItem"):
             item = self.table.get_item(Key={"name": name}, ConsistentRead=True).get("Item")
-        return dict(plain(item)) if item and item.get("registeredAt") else None
+        return cluster_record(plain(item)) if item and item.get("registeredAt") else None
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]:
         """Registered clusters by name, by Query on the by-name index (lock-only rows are not in it)."""
         query = {"IndexName": "by-name", "KeyConditionExpression": Key(REGISTRY_ATTRIBUTE).eq(REGISTRY)}
         with aws_call("dynamodb:Query"):
             items, last = query_page(
                 self.table, query, ("name", REGISTRY_ATTRIBUTE), limit, decode_cursor(cursor, ["clusters"])
             )
-        return [dict(plain(i)) for i in items], encode_cursor(last, ["clusters"]) if last else None
+        return [cluster_record(plain(i)) for i in items], encode_cursor(last, ["clusters"]) if last else None
 
-    def list(self) -> Iterator[dict[str, Any]]:
+    def list(self) -> Iterator[ClusterRecord]:
         """Every registered cluster, a page at a time."""
         cursor: str | None = None
         while True:

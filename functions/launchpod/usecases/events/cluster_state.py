@@ -52,7 +52,7 @@ def changed(detail: dict[str, Any], region: str, at: str, *, ports: ClusterState
     record = ports.clusters.get(name)
     if record is None:
         return {"recorded": False, "woken": woken}
-    ports.clusters.register(name, source=record["source"], region=region, hyperpodStatus=status, hyperpodStatusAt=at)
+    ports.clusters.register(name, source=record.source, region=region, hyperpodStatus=status, hyperpodStatusAt=at)
     pushed, _ = streaming.publish(
         f"cluster:{name}",
         "cluster",

@@ -76,7 +76,7 @@ def tracking_server(doc: WorkflowInput) -> PhaseResult:
     if record is None:
         raise PermanentError(f"{doc.target} is no longer registered with Launchpod.")
     wiring.clusters().register(
-        doc.target, source=record["source"], region=record["region"], **{mlflow.RECORD_ATTRIBUTE: name}
+        doc.target, source=record.source, region=record.region, **{mlflow.RECORD_ATTRIBUTE: name}
     )
     made = "created" if request.create else "picked"
     return PhaseResult(message=f"Tracking server {name} {made} ({status}); jobs submitted from now on log to it.")

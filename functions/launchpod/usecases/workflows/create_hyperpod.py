@@ -3,6 +3,8 @@ group shared with EKS, the nodes' access entry, SageMaker CreateCluster, then In
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.phase_outputs import (
     ComputeSubnetOutput,
@@ -168,9 +170,13 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
     name = hyperpod.hyperpod_name(doc.target)
     existing = sm.hyperpod_cluster(name)
     record = wiring.clusters().get(doc.target)
-    if existing is not None and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD):
+    if (
+        existing is not None
+        and record is not None
+        and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)
+    ):
         wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
-        record = {**(record or {}), ownership.CREATED_HYPERPOD: existing["ClusterArn"]}
+        record = replace(record, created={**record.created, ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
     if (
         existing is not None
         and existing["ClusterStatus"] == "Failed"
