@@ -1,15 +1,18 @@
-"""The cluster registry in memory: the ClusterRecords / ClusterRegistry ports (adapters.store.clusters.DynamoClusters).
+"""The cluster registry in memory: the ClusterRecords / ClusterRegistry ports and the create phases' record_requested /
+record_created (adapters.store.clusters.DynamoClusters).
 
 Held to the adapter by tests/ports/test_cluster_registry.py."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from typing import Any
 
-from launchpod.adapters.store.clusters import cluster_record
+from launchpod.adapters.store.clusters import cluster_record, registration
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
-from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain import ownership
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.operations import now
 
 from tests.fakes.operations import Operations
@@ -50,9 +53,42 @@ class Clusters:
         """Every registered cluster, as the adapter pages through them."""
         yield from (r for r in map(self.get, sorted(self.records)) if r is not None)
 
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
+    def register(
+        self,
+        name: str,
+        *,
+        source: Source,
+        region: str,
+        eks_arn: str | None = None,
+        mlflow_tracking_server: str | None = None,
+        hyperpod_status: str | None = None,
+        hyperpod_status_at: str | None = None,
+        drift: builtins.list[str] | None = None,
+    ) -> None:
         """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""
         self.registered.append((name, source, region))
         first = {**SEEDED, **self.records[name]}["registeredAt"] if name in self.records else now().isoformat()
-        self.records[name] = {**self.records.get(name, {}), "source": source, "region": region, **facts}
-        self.records[name]["registeredAt"] = first
+        sets = registration(
+            source,
+            region,
+            eks_arn=eks_arn,
+            mlflow_tracking_server=mlflow_tracking_server,
+            hyperpod_status=hyperpod_status,
+            hyperpod_status_at=hyperpod_status_at,
+            drift=drift,
+        )
+        self.records[name] = {**self.records.get(name, {}), **sets, "registeredAt": first}
+
+    def record_requested(self, name: str, fact: str) -> bool:
+        return self._annotate(name, ownership.requested(fact), True)
+
+    def record_created(self, name: str, fact: str, arn: str) -> bool:
+        return self._annotate(name, fact, arn)
+
+    def _annotate(self, name: str, attribute: str, value: object) -> bool:
+        """Only a registered name here: the adapter also writes on a name only an operation holds, which reads
+        as unregistered either way."""
+        if name not in self.records:
+            return False
+        self.records[name][attribute] = value
+        return True

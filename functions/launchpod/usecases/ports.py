@@ -6,7 +6,7 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
-from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
@@ -31,7 +31,7 @@ class ClusterRegistry(ClusterRecords, Protocol):
     """The cluster registry, paged and written (adapters.store.clusters)."""
 
     def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]: ...
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+    def register(self, name: str, *, source: Source, region: str) -> None: ...
 
 
 class OperationLog(OperationStore, Protocol):

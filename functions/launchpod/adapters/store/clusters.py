@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from launchpod.adapters.store.dynamo import (
     query_page,
 )
 from launchpod.domain import mlflow, ownership
-from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.operations import now
 
 # Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
@@ -42,6 +43,29 @@ def cluster_record(item: Mapping[str, Any]) -> ClusterRecord:
         created={fact: str(item[fact]) for fact in CREATED_FACTS if item.get(fact)},
         requested=frozenset(fact for fact in CREATED_FACTS if item.get(ownership.requested(fact))),
     )
+
+
+def registration(
+    source: Source,
+    region: str,
+    *,
+    eks_arn: str | None = None,
+    mlflow_tracking_server: str | None = None,
+    hyperpod_status: str | None = None,
+    hyperpod_status_at: str | None = None,
+    drift: list[str] | None = None,
+) -> dict[str, Any]:
+    """The attributes a registration sets: its source and Region, the by-name index's marker and each fact given
+    (one left None stays as the item has it)."""
+    facts = {
+        "eksArn": eks_arn,
+        mlflow.RECORD_ATTRIBUTE: mlflow_tracking_server,
+        "hyperpodStatus": hyperpod_status,
+        "hyperpodStatusAt": hyperpod_status_at,
+        "drift": drift,
+    }
+    given = {k: v for k, v in facts.items() if v is not None}
+    return {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **given}
 
 
 class DynamoClusters:
@@ -71,9 +95,30 @@ class DynamoClusters:
             if cursor is None:
                 return
 
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
-        """Record a cluster (idempotent); keeps the first registration time."""
-        sets = {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **facts}
+    def register(
+        self,
+        name: str,
+        *,
+        source: Source,
+        region: str,
+        eks_arn: str | None = None,
+        mlflow_tracking_server: str | None = None,
+        hyperpod_status: str | None = None,
+        hyperpod_status_at: str | None = None,
+        drift: builtins.list[str] | None = None,
+    ) -> None:
+        """Record a cluster (idempotent), with the facts given (``registration``); keeps the first registration
+        time: an imported cluster's EKS ARN, the MLflow tracking server its jobs log to, the last HyperPod status
+        an event told and the add-ons the drift check found drifted."""
+        sets = registration(
+            source,
+            region,
+            eks_arn=eks_arn,
+            mlflow_tracking_server=mlflow_tracking_server,
+            hyperpod_status=hyperpod_status,
+            hyperpod_status_at=hyperpod_status_at,
+            drift=drift,
+        )
         names = {f"#k{i}": k for i, k in enumerate(sets)}
         values = {f":v{i}": v for i, v in enumerate(sets.values())}
         expression = "SET registeredAt = if_not_exists(registeredAt, :now), " + ", ".join(
@@ -87,19 +132,26 @@ class DynamoClusters:
                 ExpressionAttributeValues={**values, ":now": now().isoformat()},
             )
 
-    def annotate(self, name: str, **facts: Any) -> bool:
-        """Add facts to a registered cluster's record (False when nobody registered it): what Launchpod
-        itself created, which only the create phases write (launchpod.domain.ownership)."""
-        names = {"#n": "name", **{f"#k{i}": k for i, k in enumerate(facts)}}
-        values = {f":v{i}": v for i, v in enumerate(facts.values())}
+    def record_requested(self, name: str, fact: str) -> bool:
+        """Mark that a create phase is about to ask AWS for the cluster ``fact`` names (launchpod.domain.ownership:
+        CREATED_EKS or CREATED_HYPERPOD); False when the name has no item."""
+        return self._annotate(name, ownership.requested(fact), True)
+
+    def record_created(self, name: str, fact: str, arn: str) -> bool:
+        """Record ``arn`` as the cluster a create phase made (what delete-cluster trusts beyond the tags);
+        False when the name has no item."""
+        return self._annotate(name, fact, arn)
+
+    def _annotate(self, name: str, attribute: str, value: object) -> bool:
+        """Set one attribute of an existing item: only the create phases write these (launchpod.domain.ownership)."""
         with aws_call("dynamodb:UpdateItem"):
             return conditional(
                 lambda: self.table.update_item(
                     Key={"name": name},
-                    UpdateExpression="SET " + ", ".join(f"#k{i} = :v{i}" for i in range(len(facts))),
+                    UpdateExpression="SET #k = :v",
                     ConditionExpression="attribute_exists(#n)",
-                    ExpressionAttributeNames=names,
-                    ExpressionAttributeValues=values,
+                    ExpressionAttributeNames={"#n": "name", "#k": attribute},
+                    ExpressionAttributeValues={":v": value},
                 )
             )
 

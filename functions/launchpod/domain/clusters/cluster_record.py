@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+Source = Literal["created", "imported"]  # Launchpod created the cluster, or an existing EKS cluster was imported
+
 
 @dataclass(frozen=True)
 class ClusterRecord:
     name: str
-    source: Literal["created", "imported"]  # Launchpod created the cluster, or an existing EKS cluster was imported
+    source: Source
     region: str  # the Region it was registered in: every call about it goes there
     registered_at: datetime  # the first registration (a repeated one keeps it)
     locked_by: str | None = None  # the operation holding the cluster (the operations store's lock), if one does

@@ -4,13 +4,14 @@ version than its pin, or whose pin EKS does not offer for the cluster's Kubernet
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from launchpod.domain import dependencies
-from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.errors import LaunchpodError
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import AddonCatalog, AddonReader, ControlPlanes
@@ -22,7 +23,7 @@ class RegisteredClusters(Protocol):
     """Every registered cluster, and its record written (adapters.store.clusters)."""
 
     def list(self) -> Iterator[ClusterRecord]: ...
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+    def register(self, name: str, *, source: Source, region: str, drift: builtins.list[str] | None) -> None: ...
 
 
 class EksAddons(ControlPlanes, AddonReader, AddonCatalog, Protocol):

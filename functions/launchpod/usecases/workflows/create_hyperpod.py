@@ -175,7 +175,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
         and record is not None
         and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)
     ):
-        wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
+        wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, existing["ClusterArn"])
         record = replace(record, created={**record.created, ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
     if (
         existing is not None
@@ -200,7 +200,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
     eks = wiring.eks().cluster(doc.target)
     if eks is None:
         raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
-    wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_HYPERPOD): True})
+    wiring.clusters().record_requested(doc.target, ownership.CREATED_HYPERPOD)
     arn = sm.create_cluster(
         name=name,
         eks_arn=eks.arn,
@@ -214,7 +214,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
         node_provisioning_mode=request.nodeProvisioningMode,
     )
     # What delete-cluster trusts, beyond the tags (launchpod.domain.ownership); a new ARN after a failed one.
-    wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: arn})
+    wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, arn)
     return PhaseResult(outputs={"arn": arn}, message=f"Requested {arn} (NodeRecovery={request.nodeRecovery}).")
 
 
