@@ -77,8 +77,8 @@ def test_clusters_list_registered_ones_by_name_a_page_at_a_time(tables):
     seen, cursor = [], None
     while True:
         page, cursor = clusters.page(limit=8, cursor=cursor)
-        seen += [r["name"] for r in page]
+        seen += [r.name for r in page]
         if cursor is None:
             break
     assert seen == names  # the lock-only row of an unregistered name is not a cluster
-    assert [r["name"] for r in clusters.list()] == names
+    assert [r.name for r in clusters.list()] == names

@@ -13,6 +13,7 @@ from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.delete_cluster import DELETE_TRACKING_SERVER, delete_tracking_server
 
 from tests.entrypoints.fakes import phase_input
+from tests.fakes.clusters import Clusters
 from tests.fakes.mlflow import Servers
 from tests.fakes.sagemaker import SageMaker
 
@@ -20,9 +21,10 @@ from tests.fakes.sagemaker import SageMaker
 @pytest.fixture
 def world(monkeypatch):
     servers, sagemaker, record = Servers(), SageMaker({}), {"source": "created", "region": "us-east-1"}
+    registry = Clusters({"c1": record})  # c1's item: a test names a server on it
     monkeypatch.setattr(wiring, "mlflow", lambda: servers)
     monkeypatch.setattr(wiring, "sagemaker", lambda: sagemaker)  # ListTags
-    monkeypatch.setattr(wiring, "clusters", lambda: SimpleNamespace(get=lambda name: record))
+    monkeypatch.setattr(wiring, "clusters", lambda: registry)
 
     def add(name: str, tags: dict[str, str]) -> None:
         sagemaker.tagged[servers.add(name)["TrackingServerArn"]] = tags

@@ -1,21 +1,30 @@
-"""The cluster registry in memory: the ClusterRecords / ClusterRegistry ports (adapters.store.clusters.DynamoClusters).
+"""The cluster registry in memory: the ClusterRecords / ClusterRegistry ports and the create phases' record_requested /
+record_created (adapters.store.clusters.DynamoClusters).
 
 Held to the adapter by tests/ports/test_cluster_registry.py."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from typing import Any
 
+from launchpod.adapters.store.clusters import cluster_record, registration
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
+from launchpod.domain import ownership
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.operations import now
 
 from tests.fakes.operations import Operations
 
+# What register always writes, for a seeded record that leaves it out.
+SEEDED = {"source": "created", "region": "us-east-1", "registeredAt": "2026-11-30T00:00:00+00:00"}
+
 
 class Clusters:
-    """Registered clusters by name: ``records`` seeds them as the registry would hold them (each read carries
-    its name); ``registered`` is (name, source, region) of each register asked.
+    """Registered clusters by name: ``records`` seeds their items as the registry table would hold them (the
+    source, Region and registration time register always writes filled in where a test leaves them out), read
+    as the adapter reads them; ``registered`` is (name, source, region) of each register asked.
 
     The registry shares its table with the operations store's cluster locks: given ``operations`` (the fake of
     tests/fakes/operations.py), a registered cluster an operation holds reads with ``lockedBy`` naming it."""
@@ -25,28 +34,61 @@ class Clusters:
         self.operations = operations
         self.registered: list[tuple[str, str, str]] = []
 
-    def get(self, name: str) -> dict[str, Any] | None:
+    def get(self, name: str) -> ClusterRecord | None:
         found = self.records.get(name)
         if found is None:
             return None
         holder = self.operations.holder(name) if self.operations is not None else None
-        return {"name": name, **found} | ({"lockedBy": holder} if holder else {})
+        return cluster_record({**SEEDED, "name": name, **found} | ({"lockedBy": holder} if holder else {}))
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]:
         """By name; the cursor is opaque, as the adapter's."""
         names = sorted(self.records)
         start = int(decode_cursor(cursor, ["clusters"])["next"]) if cursor else 0
         more = len(names) > start + limit
-        page = [self.get(n) or {} for n in names[start : start + limit]]
+        page = [r for r in map(self.get, names[start : start + limit]) if r is not None]
         return page, encode_cursor({"next": start + limit}, ["clusters"]) if more else None
 
-    def list(self) -> Iterator[dict[str, Any]]:
+    def list(self) -> Iterator[ClusterRecord]:
         """Every registered cluster, as the adapter pages through them."""
-        yield from (self.get(n) or {} for n in sorted(self.records))
+        yield from (r for r in map(self.get, sorted(self.records)) if r is not None)
 
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
+    def register(
+        self,
+        name: str,
+        *,
+        source: Source,
+        region: str,
+        eks_arn: str | None = None,
+        mlflow_tracking_server: str | None = None,
+        hyperpod_status: str | None = None,
+        hyperpod_status_at: str | None = None,
+        drift: builtins.list[str] | None = None,
+    ) -> None:
         """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""
         self.registered.append((name, source, region))
-        first = self.records.get(name, {}).get("registeredAt", now().isoformat())
-        self.records[name] = {**self.records.get(name, {}), "source": source, "region": region, **facts}
-        self.records[name]["registeredAt"] = first
+        first = {**SEEDED, **self.records[name]}["registeredAt"] if name in self.records else now().isoformat()
+        sets = registration(
+            source,
+            region,
+            eks_arn=eks_arn,
+            mlflow_tracking_server=mlflow_tracking_server,
+            hyperpod_status=hyperpod_status,
+            hyperpod_status_at=hyperpod_status_at,
+            drift=drift,
+        )
+        self.records[name] = {**self.records.get(name, {}), **sets, "registeredAt": first}
+
+    def record_requested(self, name: str, fact: str) -> bool:
+        return self._annotate(name, ownership.requested(fact), True)
+
+    def record_created(self, name: str, fact: str, arn: str) -> bool:
+        return self._annotate(name, fact, arn)
+
+    def _annotate(self, name: str, attribute: str, value: object) -> bool:
+        """Only a registered name here: the adapter also writes on a name only an operation holds, which reads
+        as unregistered either way."""
+        if name not in self.records:
+            return False
+        self.records[name][attribute] = value
+        return True

@@ -11,17 +11,23 @@ from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus
 from launchpod.domain import operations as ops
+from launchpod.domain import ownership
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import OperationStore
-from launchpod.usecases.ports import ClusterRegistry
 
 from tests.fakes.clusters import Clusters
 from tests.fakes.operations import Operations
 
+EKS_ARN = "arn:aws:eks:us-east-1:123456789012:cluster/train"
+# The registry port (usecases.ports.ClusterRegistry) and the writes only the workflow phases make through the
+# adapter itself (record_requested, record_created), on both sides.
+Stores = tuple[DynamoClusters | Clusters, OperationStore]
+
 
 @pytest.fixture(params=["fake", "dynamodb"])
-def stores(request: pytest.FixtureRequest) -> tuple[ClusterRegistry, OperationStore]:
+def stores(request: pytest.FixtureRequest) -> Stores:
     """The registry, and the operations store whose locks share its table on DynamoDB."""
     if request.param == "fake":
         operations = Operations()
@@ -30,39 +36,61 @@ def stores(request: pytest.FixtureRequest) -> tuple[ClusterRegistry, OperationSt
     return DynamoClusters(tables["clusters"]), DynamoOperations(tables["operations"], tables["clusters"])
 
 
-def test_a_name_nobody_registered_reads_as_none(stores: tuple[ClusterRegistry, OperationStore]) -> None:
+def test_a_name_nobody_registered_reads_as_none(stores: Stores) -> None:
     assert stores[0].get("ghost") is None
 
 
-def test_a_registered_cluster_reads_back_with_its_facts(stores: tuple[ClusterRegistry, OperationStore]) -> None:
+def test_a_registered_cluster_reads_back_as_registered(stores: Stores) -> None:
     registry = stores[0]
-    registry.register("train", source="created", region="us-east-1", hyperpodName="train-hp", nodes=4)
+    before = ops.now()
+    registry.register("train", source="imported", region="us-west-2", eks_arn=EKS_ARN)
+    record = registry.get("train")
+    assert record is not None and before <= record.registered_at <= ops.now()
+    assert record == ClusterRecord("train", "imported", "us-west-2", registered_at=record.registered_at)
+
+
+def test_a_record_reads_the_tracking_server_and_what_the_create_phases_recorded(
+    stores: Stores,
+) -> None:
+    """What delete-cluster trusts beyond the tags (launchpod.domain.ownership), and the server jobs log to."""
+    registry = stores[0]
+    registry.register("train", source="created", region="us-east-1", mlflow_tracking_server="lp-train")
+    assert registry.record_requested("train", ownership.CREATED_EKS)
+    assert registry.record_created("train", ownership.CREATED_EKS, EKS_ARN)
+    assert registry.record_requested("train", ownership.CREATED_HYPERPOD)
     record = registry.get("train")
     assert record is not None
-    assert {k: record[k] for k in ("name", "source", "region", "hyperpodName", "nodes")} == {
-        "name": "train",
-        "source": "created",
-        "region": "us-east-1",
-        "hyperpodName": "train-hp",
-        "nodes": 4,
-    }
-    assert record["registeredAt"]
+    assert (record.mlflow_tracking_server, record.created, record.requested) == (
+        "lp-train",
+        {ownership.CREATED_EKS: EKS_ARN},
+        {ownership.CREATED_EKS, ownership.CREATED_HYPERPOD},
+    )
+    assert ownership.recorded_as_created(record, ownership.CREATED_EKS, EKS_ARN)
+    assert not ownership.may_record_existing(record, ownership.CREATED_EKS)  # already recorded
+    assert ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)  # asked for, not recorded yet
+
+
+def test_what_a_create_phase_made_is_not_recorded_on_a_name_nobody_registered_or_holds(stores: Stores) -> None:
+    registry = stores[0]
+    assert not registry.record_requested("ghost", ownership.CREATED_EKS)
+    assert not registry.record_created("ghost", ownership.CREATED_EKS, EKS_ARN)
+    assert registry.get("ghost") is None
 
 
 def test_registering_again_rewrites_the_facts_and_keeps_the_first_time(
-    stores: tuple[ClusterRegistry, OperationStore],
+    stores: Stores,
 ) -> None:
     registry = stores[0]
-    registry.register("train", source="imported", region="us-east-1", hyperpodName="old")
+    registry.register("train", source="imported", region="us-east-1", mlflow_tracking_server="old")
     first = registry.get("train")
-    registry.register("train", source="created", region="us-east-1", hyperpodName="new")
+    registry.register("train", source="created", region="us-east-1", mlflow_tracking_server="new")
     again = registry.get("train")
     assert first is not None and again is not None
-    assert (again["source"], again["hyperpodName"]) == ("created", "new")
-    assert again["registeredAt"] == first["registeredAt"]
+    assert (again.source, again.mlflow_tracking_server) == ("created", "new")
+    assert again.registered_at == first.registered_at
 
 
-def test_the_listing_is_by_name_a_page_at_a_time(stores: tuple[ClusterRegistry, OperationStore]) -> None:
+def test_the_listing_is_by_name_a_page_at_a_time(stores: Stores) -> None:
     registry = stores[0]
     for name in ("train", "alpha", "infer", "beta", "gamma"):
         registry.register(name, source="created", region="us-east-1")
@@ -71,7 +99,8 @@ def test_the_listing_is_by_name_a_page_at_a_time(stores: tuple[ClusterRegistry, 
     for _ in range(4):
         page, cursor = registry.page(limit=2, cursor=cursor)
         assert len(page) <= 2
-        seen += [c["name"] for c in page]
+        assert all(isinstance(c, ClusterRecord) for c in page)
+        seen += [c.name for c in page]
         if cursor is None:
             break
     assert seen == ["alpha", "beta", "gamma", "infer", "train"]
@@ -80,7 +109,7 @@ def test_the_listing_is_by_name_a_page_at_a_time(stores: tuple[ClusterRegistry, 
 
 
 def test_a_cluster_only_locked_by_an_operation_is_not_registered(
-    stores: tuple[ClusterRegistry, OperationStore],
+    stores: Stores,
 ) -> None:
     """The operations store takes a lock on a name before anything registers it (a create's first step)."""
     registry, operations = stores
@@ -91,7 +120,7 @@ def test_a_cluster_only_locked_by_an_operation_is_not_registered(
 
 
 def test_a_registered_cluster_an_operation_holds_reads_with_its_holder(
-    stores: tuple[ClusterRegistry, OperationStore],
+    stores: Stores,
 ) -> None:
     """What the create and delete use cases read to tell a settled cluster from one still being worked on."""
     registry, operations = stores
@@ -99,6 +128,8 @@ def test_a_registered_cluster_an_operation_holds_reads_with_its_holder(
     plan = control_plane.plan(CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-east-1b"]))
     operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
     operations.create_holding_cluster(operation, "k")
-    assert (registry.get("train") or {}).get("lockedBy") == operation.id
+    held = registry.get("train")
+    assert held is not None and held.locked_by == operation.id
     operations.finish(operation.id, OperationStatus.SUCCEEDED, error=None, message=None)
-    assert "lockedBy" not in (registry.get("train") or {})
+    freed = registry.get("train")
+    assert freed is not None and freed.locked_by is None

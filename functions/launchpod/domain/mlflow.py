@@ -18,6 +18,7 @@ from typing import Any
 from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
 from launchpod.domain import ownership
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.errors import Conflict
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
@@ -62,11 +63,11 @@ default_name = partial(control_plane.resource_name, purpose="mlflow", limit=256)
 role_name = partial(control_plane.resource_name, purpose="mlflow")
 
 
-def teardown_names(record: dict[str, Any] | None, prefix: str, cluster: str) -> list[str]:
+def teardown_names(record: ClusterRecord | None, prefix: str, cluster: str) -> list[str]:
     """The tracking servers delete-cluster looks at: the one the cluster's record names and the default
     name (a server whose TrackingServer phase failed before it was recorded). Only those whose tags say
     Launchpod made them for this cluster are deleted; a picked server of the user's stays."""
-    named = str((record or {}).get(RECORD_ATTRIBUTE) or "")
+    named = (record.mlflow_tracking_server if record else None) or ""
     return list(dict.fromkeys(n for n in (named, default_name(prefix, cluster)) if n))
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from launchpod.domain import addons as addon_health
 
 if TYPE_CHECKING:
+    from launchpod.domain.clusters.cluster_record import ClusterRecord
     from launchpod.domain.plan import Step
 
 # Kubernetes' recommended label for the tool that manages an object.
@@ -52,16 +53,15 @@ def requested(fact: str) -> str:
     return f"{fact}Requested"
 
 
-def recorded_as_created(record: Mapping[str, object] | None, fact: str, arn: str) -> bool:
+def recorded_as_created(record: ClusterRecord | None, fact: str, arn: str) -> bool:
     """True only when the registry records ``arn`` as the cluster Launchpod's create phase made."""
-    return bool(record) and (record or {}).get(fact) == arn
+    return record is not None and record.created.get(fact) == arn
 
 
-def may_record_existing(record: Mapping[str, object] | None, fact: str) -> bool:
+def may_record_existing(record: ClusterRecord | None, fact: str) -> bool:
     """A create phase that finds its cluster already there (a retry after the create call) records it
     only when its own marker says it asked AWS to create one, and nothing is recorded yet."""
-    found = record or {}
-    return bool(found.get(requested(fact))) and not found.get(fact)
+    return record is not None and fact in record.requested and fact not in record.created
 
 
 # The only principals a role Launchpod creates may trust: the services AWS documents for each role (EKS

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from typing import Any
 
 from launchpod.contracts.clusters import (
     ClusterListView,
@@ -18,6 +17,7 @@ from launchpod.contracts.operations import OperationView
 from launchpod.domain import mlflow
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod, imports, plans, teardown
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.views import cluster_view
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import NotFound
@@ -59,7 +59,7 @@ def _unknown(name: str) -> NotFound:
 
 
 def _view(
-    name: str, record: dict[str, Any] | None, ports: ClusterPorts, *, in_eks: bool = True, in_sagemaker: bool = True
+    name: str, record: ClusterRecord | None, ports: ClusterPorts, *, in_eks: bool = True, in_sagemaker: bool = True
 ) -> ClusterView:
     """The cluster's view; ``in_eks``/``in_sagemaker`` False when that service's list has just shown it has no
     cluster by the name, so there is nothing to describe."""
@@ -87,9 +87,9 @@ def list_clusters(limit: int, cursor: str | None, *, ports: ClusterPorts) -> Clu
     boto3 documentation); the page keeps the registry's order. A cluster deleted between its list and its
     describe reads as gone, as it would a moment later."""
     records, token = ports.clusters.page(limit=limit, cursor=cursor)
-    regions = list(dict.fromkeys(record.get("region") for record in records))
+    regions = list(dict.fromkeys(record.region for record in records))
 
-    def listed(region: str | None, names: Callable[[], Collection[str]]) -> frozenset[str]:
+    def listed(region: str, names: Callable[[], Collection[str]]) -> frozenset[str]:
         with wiring.in_region(region):
             return frozenset(names())
 
@@ -99,8 +99,8 @@ def list_clusters(limit: int, cursor: str | None, *, ports: ClusterPorts) -> Clu
         in_eks = {r: found.result() for r, found in eks.items()}
         in_sagemaker = {r: found.result() for r, found in sagemaker.items()}
 
-    def read(record: dict[str, Any]) -> ClusterView:
-        name, region = record["name"], record.get("region")
+    def read(record: ClusterRecord) -> ClusterView:
+        name, region = record.name, record.region
         with wiring.in_region(region):  # each cluster is read in its own Region
             return _view(name, record, ports, in_eks=name in in_eks[region], in_sagemaker=name in in_sagemaker[region])
 
@@ -169,7 +169,7 @@ def delete_hyperpod(request: DeleteHyperPodInput, who: ops.Principal, *, ports: 
 def import_cluster(request: ImportClusterRequest, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
     """An existing EKS cluster made known to Launchpod (NOOP when it already is, and settled)."""
     record = ports.clusters.get(request.cluster)
-    if record is not None and not record.get("lockedBy"):
+    if record is not None and not record.locked_by:
         found = Plan(request.cluster, ())
     else:
         imports.check_importable(request.cluster, ports.eks.cluster(request.cluster))

@@ -9,12 +9,12 @@ API function writes no IAM: the workflow's phases do, as for every other role La
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from launchpod.contracts.mlflow import ConfigureMlflowRequest, ConfigureMlflowWorkflowRequest, MlflowView
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import mlflow
 from launchpod.domain import operations as ops
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.errors import NotFound, next_step
 from launchpod.usecases.ports import ClusterRecords, MlflowUi, TrackingServers
 from launchpod.usecases.proposal import Proposal
@@ -45,12 +45,12 @@ def real() -> MlflowPorts:
 
 def server_of(name: str, *, clusters: ClusterRecords, servers: TrackingServers) -> mlflow.TrackingServer | None:
     """The cluster's tracking server as SageMaker describes it; None when it has none (or it is gone)."""
-    record = clusters.get(name) or {}
-    server_name = record.get(mlflow.RECORD_ATTRIBUTE)
-    return servers.describe(str(server_name)) if server_name else None
+    record = clusters.get(name)
+    server_name = record.mlflow_tracking_server if record else None
+    return servers.describe(server_name) if server_name else None
 
 
-def _record(name: str, ports: MlflowPorts) -> dict[str, Any]:
+def _record(name: str, ports: MlflowPorts) -> ClusterRecord:
     record = ports.clusters.get(name)
     if record is None:
         raise NotFound(f"No cluster {name} is registered with Launchpod; create or import it first.")
@@ -63,9 +63,8 @@ def configure(name: str, body: ConfigureMlflowRequest, who: ops.Principal, *, po
     record = _record(name, ports)
     server_name = body.trackingServerName or mlflow.default_name(ports.prefix, name)
     found = ports.servers.describe(server_name)
-    current = record.get(mlflow.RECORD_ATTRIBUTE)
     sent_size = body.size if "size" in body.model_fields_set else None
-    plan = mlflow.plan(name, server_name, str(current) if current else None, found, sent_size)
+    plan = mlflow.plan(name, server_name, record.mlflow_tracking_server, found, sent_size)
     request = ConfigureMlflowWorkflowRequest(
         name=name, trackingServerName=server_name, size=body.size, create=found is None
     )

@@ -6,6 +6,7 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
@@ -30,14 +31,14 @@ from launchpod.domain.training_plans import (
 class ClusterRecords(Protocol):
     """The cluster registry (adapters.store.clusters)."""
 
-    def get(self, name: str) -> dict[str, Any] | None: ...
+    def get(self, name: str) -> ClusterRecord | None: ...
 
 
 class ClusterRegistry(ClusterRecords, Protocol):
     """The cluster registry, paged and written (adapters.store.clusters)."""
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]: ...
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]: ...
+    def register(self, name: str, *, source: Source, region: str) -> None: ...
 
 
 class OperationLog(OperationStore, Protocol):

@@ -74,10 +74,10 @@ def subnet_zones(eks: EksCluster | None, *, ec2: Subnets) -> list[str]:
 def check_region(name: str, *, ports: ProvisioningPorts) -> None:
     """A cluster stays in the Region it was created in: asking for it in another is 409 naming its Region."""
     record = ports.clusters.get(name)
-    if record and record.get("region") and record["region"] != ports.region:
+    if record and record.region != ports.region:
         raise Conflict(
-            f"Cluster {name} lives in {record['region']}, not {ports.region}; a cluster cannot move between Regions."
-            f" Ask for region {record['region']}, or choose another name for a cluster in {ports.region}."
+            f"Cluster {name} lives in {record.region}, not {ports.region}; a cluster cannot move between Regions."
+            f" Ask for region {record.region}, or choose another name for a cluster in {ports.region}."
         )
 
 
@@ -112,7 +112,7 @@ def create_cluster(request: CreateClusterRequest, who: ops.Principal, *, ports: 
     asked again is NOOP; a field it cannot change is 409), started by create-control-plane."""
     existing = check_control_plane(request, ports=ports)
     record = ports.clusters.get(request.cluster)
-    settled = bool(existing and existing.status == "ACTIVE" and record and not record.get("lockedBy"))
+    settled = bool(existing and existing.status == "ACTIVE" and record and not record.locked_by)
     plan = plans.control_plane_plan(request, existing, subnet_zones(existing, ec2=ports.ec2), settled)
     return Proposal(
         plan,

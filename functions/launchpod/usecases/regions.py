@@ -16,8 +16,8 @@ from launchpod.runtime.settings import settings
 def cluster_region(name: str, unregistered: str | None = None) -> str:
     """The Region ``name`` was registered in; for a cluster nobody registered (yet), ``unregistered`` or the
     deployment's."""
-    record = wiring.clusters().get(name) or {}
-    return str(record.get("region") or unregistered or settings().region)
+    record = wiring.clusters().get(name)
+    return (record.region if record else None) or unregistered or settings().region
 
 
 @contextmanager

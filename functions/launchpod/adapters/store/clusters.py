@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import builtins
+from collections.abc import Iterator, Mapping
+from datetime import datetime
 from typing import Any
 
 from boto3.dynamodb.conditions import Key
@@ -17,32 +19,74 @@ from launchpod.adapters.store.dynamo import (
     plain,
     query_page,
 )
+from launchpod.domain import mlflow, ownership
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.operations import now
 
 # Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
 # the lock-only rows the operations store writes for a name nobody registered yet.
 REGISTRY_ATTRIBUTE, REGISTRY = "registry", "clusters"
+CREATED_FACTS = (ownership.CREATED_EKS, ownership.CREATED_HYPERPOD)
+
+
+def cluster_record(item: Mapping[str, Any]) -> ClusterRecord:
+    """A registered cluster's item (its numbers plain) as Launchpod reads it: register always writes its source,
+    Region and first registration time; the operations store adds lockedBy while an operation holds it."""
+    server = item.get(mlflow.RECORD_ATTRIBUTE)
+    return ClusterRecord(
+        name=str(item["name"]),
+        source=item["source"],
+        region=str(item["region"]),
+        registered_at=datetime.fromisoformat(str(item["registeredAt"])),
+        locked_by=str(item["lockedBy"]) if item.get("lockedBy") else None,
+        mlflow_tracking_server=str(server) if server else None,
+        created={fact: str(item[fact]) for fact in CREATED_FACTS if item.get(fact)},
+        requested=frozenset(fact for fact in CREATED_FACTS if item.get(ownership.requested(fact))),
+    )
+
+
+def registration(
+    source: Source,
+    region: str,
+    *,
+    eks_arn: str | None = None,
+    mlflow_tracking_server: str | None = None,
+    hyperpod_status: str | None = None,
+    hyperpod_status_at: str | None = None,
+    drift: list[str] | None = None,
+) -> dict[str, Any]:
+    """The attributes a registration sets: its source and Region, the by-name index's marker and each fact given
+    (one left None stays as the item has it)."""
+    facts = {
+        "eksArn": eks_arn,
+        mlflow.RECORD_ATTRIBUTE: mlflow_tracking_server,
+        "hyperpodStatus": hyperpod_status,
+        "hyperpodStatusAt": hyperpod_status_at,
+        "drift": drift,
+    }
+    given = {k: v for k, v in facts.items() if v is not None}
+    return {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **given}
 
 
 class DynamoClusters:
     def __init__(self, table: str) -> None:
         self.table = resource("dynamodb").Table(table)
 
-    def get(self, name: str) -> dict[str, Any] | None:
+    def get(self, name: str) -> ClusterRecord | None:
         with aws_call("dynamodb:GetItem"):
             item = self.table.get_item(Key={"name": name}, ConsistentRead=True).get("Item")
-        return dict(plain(item)) if item and item.get("registeredAt") else None
+        return cluster_record(plain(item)) if item and item.get("registeredAt") else None
 
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[ClusterRecord], str | None]:
         """Registered clusters by name, by Query on the by-name index (lock-only rows are not in it)."""
         query = {"IndexName": "by-name", "KeyConditionExpression": Key(REGISTRY_ATTRIBUTE).eq(REGISTRY)}
         with aws_call("dynamodb:Query"):
             items, last = query_page(
                 self.table, query, ("name", REGISTRY_ATTRIBUTE), limit, decode_cursor(cursor, ["clusters"])
             )
-        return [dict(plain(i)) for i in items], encode_cursor(last, ["clusters"]) if last else None
+        return [cluster_record(plain(i)) for i in items], encode_cursor(last, ["clusters"]) if last else None
 
-    def list(self) -> Iterator[dict[str, Any]]:
+    def list(self) -> Iterator[ClusterRecord]:
         """Every registered cluster, a page at a time."""
         cursor: str | None = None
         while True:
@@ -51,9 +95,30 @@ class DynamoClusters:
             if cursor is None:
                 return
 
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
-        """Record a cluster (idempotent); keeps the first registration time."""
-        sets = {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **facts}
+    def register(
+        self,
+        name: str,
+        *,
+        source: Source,
+        region: str,
+        eks_arn: str | None = None,
+        mlflow_tracking_server: str | None = None,
+        hyperpod_status: str | None = None,
+        hyperpod_status_at: str | None = None,
+        drift: builtins.list[str] | None = None,
+    ) -> None:
+        """Record a cluster (idempotent), with the facts given (``registration``); keeps the first registration
+        time: an imported cluster's EKS ARN, the MLflow tracking server its jobs log to, the last HyperPod status
+        an event told and the add-ons the drift check found drifted."""
+        sets = registration(
+            source,
+            region,
+            eks_arn=eks_arn,
+            mlflow_tracking_server=mlflow_tracking_server,
+            hyperpod_status=hyperpod_status,
+            hyperpod_status_at=hyperpod_status_at,
+            drift=drift,
+        )
         names = {f"#k{i}": k for i, k in enumerate(sets)}
         values = {f":v{i}": v for i, v in enumerate(sets.values())}
         expression = "SET registeredAt = if_not_exists(registeredAt, :now), " + ", ".join(
@@ -67,19 +132,26 @@ class DynamoClusters:
                 ExpressionAttributeValues={**values, ":now": now().isoformat()},
             )
 
-    def annotate(self, name: str, **facts: Any) -> bool:
-        """Add facts to a registered cluster's record (False when nobody registered it): what Launchpod
-        itself created, which only the create phases write (launchpod.domain.ownership)."""
-        names = {"#n": "name", **{f"#k{i}": k for i, k in enumerate(facts)}}
-        values = {f":v{i}": v for i, v in enumerate(facts.values())}
+    def record_requested(self, name: str, fact: str) -> bool:
+        """Mark that a create phase is about to ask AWS for the cluster ``fact`` names (launchpod.domain.ownership:
+        CREATED_EKS or CREATED_HYPERPOD); False when the name has no item."""
+        return self._annotate(name, ownership.requested(fact), True)
+
+    def record_created(self, name: str, fact: str, arn: str) -> bool:
+        """Record ``arn`` as the cluster a create phase made (what delete-cluster trusts beyond the tags);
+        False when the name has no item."""
+        return self._annotate(name, fact, arn)
+
+    def _annotate(self, name: str, attribute: str, value: object) -> bool:
+        """Set one attribute of an existing item: only the create phases write these (launchpod.domain.ownership)."""
         with aws_call("dynamodb:UpdateItem"):
             return conditional(
                 lambda: self.table.update_item(
                     Key={"name": name},
-                    UpdateExpression="SET " + ", ".join(f"#k{i} = :v{i}" for i in range(len(facts))),
+                    UpdateExpression="SET #k = :v",
                     ConditionExpression="attribute_exists(#n)",
-                    ExpressionAttributeNames=names,
-                    ExpressionAttributeValues=values,
+                    ExpressionAttributeNames={"#n": "name", "#k": attribute},
+                    ExpressionAttributeValues={":v": value},
                 )
             )
 

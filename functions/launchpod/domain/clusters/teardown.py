@@ -7,6 +7,7 @@ from typing import Any
 
 from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan
@@ -112,7 +113,7 @@ def ours(tags: dict[str, str], cluster: str, prefix: str) -> bool:
 
 
 def created_here(
-    tags: dict[str, str], cluster: str, prefix: str, record: dict[str, Any] | None, fact: str, arn: str
+    tags: dict[str, str], cluster: str, prefix: str, record: ClusterRecord | None, fact: str, arn: str
 ) -> bool:
     """An EKS or HyperPod cluster delete-cluster may remove: Launchpod's tags, and the registry's record
     of Launchpod's create phase having made exactly this cluster (a tag alone can be forged)."""

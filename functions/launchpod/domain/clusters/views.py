@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.clusters import ClusterView, EksStatusView, HyperPodStatusView
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.eks_cluster import EksCluster
 
 
 def cluster_view(
     name: str,
     region: str,
-    record: dict[str, Any] | None,
+    record: ClusterRecord | None,
     eks: EksCluster | None,
     addons: dict[str, dict[str, Any]],
     hyperpod: dict[str, Any] | None,
 ) -> ClusterView:
-    record = record or {}
     eks_view = EksStatusView(
         status=eks.status if eks else "NOT_FOUND",
         arn=eks.arn if eks else None,
@@ -35,12 +35,12 @@ def cluster_view(
     )
     return ClusterView(
         name=name,
-        region=record.get("region", region),
-        source=record.get("source", "created"),
+        region=record.region if record else region,
+        source=record.source if record else "created",
         eks=eks_view,
         hyperpod=hp_view,
-        activeOperationId=record.get("lockedBy"),
-        createdAt=record.get("registeredAt"),
+        activeOperationId=record.locked_by if record else None,
+        createdAt=record.registered_at if record else None,
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.cluster_record import Source
 from launchpod.runtime import wiring
 from launchpod.usecases import streaming
 from launchpod.usecases.events import cluster_name
@@ -20,7 +21,9 @@ log = logging.getLogger(__name__)  # a child of powertools' "launchpod" logger (
 class ClusterStates(ClusterRecords, Protocol):
     """The cluster registry, its records written and its parked waiter taken (adapters.store.clusters)."""
 
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+    def register(
+        self, name: str, *, source: Source, region: str, hyperpod_status: str | None, hyperpod_status_at: str | None
+    ) -> None: ...
     def take_waiter(self, name: str) -> str | None: ...
 
 
@@ -52,7 +55,7 @@ def changed(detail: dict[str, Any], region: str, at: str, *, ports: ClusterState
     record = ports.clusters.get(name)
     if record is None:
         return {"recorded": False, "woken": woken}
-    ports.clusters.register(name, source=record["source"], region=region, hyperpodStatus=status, hyperpodStatusAt=at)
+    ports.clusters.register(name, source=record.source, region=region, hyperpod_status=status, hyperpod_status_at=at)
     pushed, _ = streaming.publish(
         f"cluster:{name}",
         "cluster",

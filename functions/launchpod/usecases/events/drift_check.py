@@ -4,12 +4,14 @@ version than its pin, or whose pin EKS does not offer for the cluster's Kubernet
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from launchpod.domain import dependencies
+from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.errors import LaunchpodError
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import AddonCatalog, AddonReader, ControlPlanes
@@ -20,8 +22,8 @@ log = logging.getLogger(__name__)  # a child of powertools' "launchpod" logger (
 class RegisteredClusters(Protocol):
     """Every registered cluster, and its record written (adapters.store.clusters)."""
 
-    def list(self) -> Iterator[dict[str, Any]]: ...
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+    def list(self) -> Iterator[ClusterRecord]: ...
+    def register(self, name: str, *, source: Source, region: str, drift: builtins.list[str] | None) -> None: ...
 
 
 class EksAddons(ControlPlanes, AddonReader, AddonCatalog, Protocol):
@@ -43,9 +45,9 @@ def check(*, ports: DriftPorts) -> dict[str, Any]:
     """Record each ACTIVE cluster's drifted add-ons; how many were checked and which drifted."""
     results: dict[str, list[str]] = {}
     for record in ports.clusters.list():
-        name = record["name"]
+        name = record.name
         try:
-            with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
+            with wiring.in_region(record.region):  # each cluster is read in its own Region
                 eks = ports.eks.cluster(name)
                 if eks is None or eks.status != "ACTIVE":
                     continue
@@ -56,6 +58,6 @@ def check(*, ports: DriftPorts) -> dict[str, Any]:
             log.warning("drift check skipped a cluster", extra={"cluster": name, "error": exc.message})
             continue
         drifted = [r["name"] for r in rows if r["kind"] == "addon" and r["drift"]]
-        ports.clusters.register(name, source=record["source"], region=record["region"], drift=drifted)
+        ports.clusters.register(name, source=record.source, region=record.region, drift=drifted)
         results[name] = drifted
     return {"checked": len(results), "drifted": {k: v for k, v in results.items() if v}}

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from launchpod.domain import notifications as rules
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.inference import endpoints as serving
 from launchpod.domain.jobs import views
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)  # a child of powertools' "launchpod" logger (
 class RegisteredClusters(Protocol):
     """Every registered cluster (adapters.store.clusters)."""
 
-    def list(self) -> Iterator[dict[str, Any]]: ...
+    def list(self) -> Iterator[ClusterRecord]: ...
 
 
 class PlanReader(Protocol):
@@ -156,12 +157,12 @@ def watch(*, ports: WatchPorts) -> dict[str, Any]:
     told: dict[str, dict[str, list[str]]] = {}
     checked = 0
     for record in ports.clusters.list():
-        with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
-            news = _watch_cluster(record["name"], at, ports)
+        with wiring.in_region(record.region):  # each cluster is read in its own Region
+            news = _watch_cluster(record.name, at, ports)
         if news is not None:
             checked += 1
             if news:
-                told[record["name"]] = news
+                told[record.name] = news
     return {"checked": checked, "told": told}
 
 

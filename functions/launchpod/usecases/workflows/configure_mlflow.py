@@ -75,9 +75,7 @@ def tracking_server(doc: WorkflowInput) -> PhaseResult:
     record = wiring.clusters().get(doc.target)
     if record is None:
         raise PermanentError(f"{doc.target} is no longer registered with Launchpod.")
-    wiring.clusters().register(
-        doc.target, source=record["source"], region=record["region"], **{mlflow.RECORD_ATTRIBUTE: name}
-    )
+    wiring.clusters().register(doc.target, source=record.source, region=record.region, mlflow_tracking_server=name)
     made = "created" if request.create else "picked"
     return PhaseResult(message=f"Tracking server {name} {made} ({status}); jobs submitted from now on log to it.")
 

@@ -121,13 +121,13 @@ def create_cluster(doc: WorkflowInput) -> PhaseResult:
                 "choose another name."
             )
         if ownership.may_record_existing(wiring.clusters().get(doc.target), ownership.CREATED_EKS):
-            wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: existing.arn})
+            wiring.clusters().record_created(doc.target, ownership.CREATED_EKS, existing.arn)
         return PhaseResult(
             outputs={"arn": existing.arn},
             message=f"{existing.arn} already exists ({existing.status}).",
         )
     network = doc.require(NetworkOutput)
-    wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_EKS): True})
+    wiring.clusters().record_requested(doc.target, ownership.CREATED_EKS)
     created = eks.create_cluster(
         name=doc.target,
         role_arn=doc.require(ClusterRoleOutput).roleArn,
@@ -138,7 +138,7 @@ def create_cluster(doc: WorkflowInput) -> PhaseResult:
         tags=tags_of(doc),
     )
     # What delete-cluster trusts, beyond the tags (launchpod.domain.ownership).
-    wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: created["arn"]})
+    wiring.clusters().record_created(doc.target, ownership.CREATED_EKS, created["arn"])
     return PhaseResult(outputs={"arn": created["arn"]}, message=f"Requested {created['arn']}.")
 
 

@@ -3,6 +3,8 @@ group shared with EKS, the nodes' access entry, SageMaker CreateCluster, then In
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.phase_outputs import (
     ComputeSubnetOutput,
@@ -168,9 +170,13 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
     name = hyperpod.hyperpod_name(doc.target)
     existing = sm.hyperpod_cluster(name)
     record = wiring.clusters().get(doc.target)
-    if existing is not None and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD):
-        wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
-        record = {**(record or {}), ownership.CREATED_HYPERPOD: existing["ClusterArn"]}
+    if (
+        existing is not None
+        and record is not None
+        and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)
+    ):
+        wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, existing["ClusterArn"])
+        record = replace(record, created={**record.created, ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
     if (
         existing is not None
         and existing["ClusterStatus"] == "Failed"
@@ -194,7 +200,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
     eks = wiring.eks().cluster(doc.target)
     if eks is None:
         raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
-    wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_HYPERPOD): True})
+    wiring.clusters().record_requested(doc.target, ownership.CREATED_HYPERPOD)
     arn = sm.create_cluster(
         name=name,
         eks_arn=eks.arn,
@@ -208,7 +214,7 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
         node_provisioning_mode=request.nodeProvisioningMode,
     )
     # What delete-cluster trusts, beyond the tags (launchpod.domain.ownership); a new ARN after a failed one.
-    wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: arn})
+    wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, arn)
     return PhaseResult(outputs={"arn": arn}, message=f"Requested {arn} (NodeRecovery={request.nodeRecovery}).")
 
 

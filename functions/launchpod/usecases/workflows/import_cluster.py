@@ -12,5 +12,5 @@ def register(doc: WorkflowInput) -> PhaseResult:
     """Register: records the cluster as imported, with its EKS ARN, once Launchpod can reach it."""
     eks = wiring.eks().cluster(doc.target)
     arn = eks.arn if eks else None
-    wiring.clusters().register(doc.target, source="imported", region=wiring.region(), eksArn=arn)
+    wiring.clusters().register(doc.target, source="imported", region=wiring.region(), eks_arn=arn)
     return PhaseResult(outputs={"eksArn": arn}, message=f"{doc.target} is registered as imported.")
