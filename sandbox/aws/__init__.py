@@ -86,6 +86,7 @@ def install(time_scale: float) -> None:
     with _lock:
         clock.set_time_scale(time_scale)
         core.install_backend_fast_path()
+        core.install_untracked_models()  # model instances go with their backend, not the process
         dynamodb.install()
         awslambda.install_in_process_lambda()
         streams.install_async_stream_delivery()

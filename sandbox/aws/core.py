@@ -79,3 +79,31 @@ def install_backend_fast_path() -> None:
 
     method_names_from_class.__wrapped__ = method_names  # type: ignore[attr-defined]
     patch(responses, "method_names_from_class", method_names_from_class)
+
+
+# moto's S3 disposes of the object bodies (spooled temporary files) it finds in these lists when it resets.
+_TRACKED_MODULES = ("moto.s3.",)
+
+
+@once
+def install_untracked_models() -> None:
+    """Model instances live as long as their backend holds them, not as long as the process.
+
+    moto keeps every instance of every model class it ever made in the class's ``instances_tracked`` list,
+    for its dashboard (``moto.core.model_instances``: "This allows us to easily expose all internal state
+    using the MotoServer dashboard"), until a reset. DynamoDB makes a new ``Item`` for each copy of an item
+    on every write and a ``StreamRecord`` holding two of them per stream record, so a long-running sandbox
+    kept every version of every item it had ever written: about 150,000 objects per provisioned cluster, the
+    memory it grew by and the cyclic collector's work on it. The sandbox serves no dashboard. S3's models
+    stay tracked: its reset closes the bodies it finds there.
+    """
+    from moto.core.common_models import BaseModel
+
+    tracked = BaseModel.__new__
+
+    def __new__(cls: type[BaseModel], *args: Any, **kwargs: Any) -> BaseModel:
+        if cls.__module__.startswith(_TRACKED_MODULES):
+            return tracked(cls, *args, **kwargs)
+        return object.__new__(cls)
+
+    patch(BaseModel, "__new__", staticmethod(__new__))
