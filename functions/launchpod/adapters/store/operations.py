@@ -41,6 +41,7 @@ LOCK_ATTEMPTS = 6
 RELEASE_WAIT = 0.05  # seconds, growing per attempt: ~0.75 s in all for an ended holder's release
 # The statuses an operation ends in: a write conditioned on none of them takes no effect on an ended one.
 _ENDED_VALUES = {f":end{i}": s.value for i, s in enumerate(OperationStatus) if s.terminal}
+_NOT_ENDED = f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})"  # #s names status
 # A listing reads only what its views show (and the index keys its cursor continues after): the
 # phases' outputs, the request key and each phase's runner stay in the table. ProjectionExpression
 # does not lower the read's capacity units, but what DynamoDB sends and the function parses shrinks
@@ -195,7 +196,7 @@ class DynamoOperations:
         return self._update_if(
             operation_id,
             UpdateExpression="SET executionArn = :arn, updatedAt = :at",
-            ConditionExpression=f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})",
+            ConditionExpression=_NOT_ENDED,
             ExpressionAttributeNames={"#s": "status"},
             ExpressionAttributeValues={":arn": execution_arn, ":at": _iso(), **_ENDED_VALUES},
         )
@@ -275,7 +276,7 @@ class DynamoOperations:
             UpdateExpression=expression,
             # An ended operation takes no more phase news: a step still running in a branch that
             # Step Functions has stopped must not turn a FAILED operation back to RUNNING.
-            ConditionExpression=f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})",
+            ConditionExpression=_NOT_ENDED,
             ExpressionAttributeNames=names,
             ExpressionAttributeValues=values,
         )
@@ -413,7 +414,7 @@ class DynamoOperations:
             phases.append(data)
         values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
         values.update(_ENDED_VALUES)
-        condition = f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})"
+        condition = _NOT_ENDED
         if attempt is not None:
             values[":att"] = attempt
             condition += " AND attempt = :att"
