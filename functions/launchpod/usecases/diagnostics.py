@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from launchpod.contracts.incidents import DiagnosisView
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
@@ -23,7 +24,7 @@ from launchpod.usecases.ports import HyperPodNodes
 class HyperPodFleet(HyperPodNodes, Protocol):
     """SageMaker's HyperPod clusters of the account, each described (adapters.aws.sagemaker)."""
 
-    def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
+    def hyperpod_clusters(self) -> list[HyperPodCluster]: ...
 
 
 class Offerings(Protocol):
