@@ -66,7 +66,12 @@ class SageMaker:
     def tags(self, arn: str) -> dict[str, str]:
         return dict(self.tagged.get(arn, {}))
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
+        """The seeded DescribeCluster answer, read as the adapter reads it."""
+        found = self.clusters.get(name)
+        return hyperpod_cluster_of({"ClusterName": name, **found}) if found is not None else None
+
+    def described_cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
 
     def hyperpod_names(self) -> list[str]:

@@ -67,6 +67,8 @@ def _seeded(name: str) -> SageMaker:
         "ClusterArn": f"arn:aws:sagemaker:us-east-1:123456789012:cluster/{name}0abc1de2f3",
         "ClusterStatus": "InService",
         "NodeProvisioningMode": "Continuous",
+        "VpcConfig": VPC,
+        "Orchestrator": {"Eks": {"ClusterArn": "arn:aws:eks:us-east-1:123456789012:cluster/hp-eks"}},
         "InstanceGroups": [
             {k: v for k, v in GROUP.items() if k != "InstanceCount"}
             | {"Status": "InService", "CurrentCount": 2, "TargetCount": 2}
@@ -119,6 +121,14 @@ def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port
     assert re.fullmatch(r"arn:aws:sagemaker:us-east-1:123456789012:cluster/[a-z0-9]+", cluster.arn)
     assert cluster.instance_groups == (InstanceGroupState("workers", "InService", "ml.p5.48xlarge", 2, 2),)
     assert cluster.group("workers") == cluster.instance_groups[0] and cluster.group("ghost") is None
+    assert (cluster.continuous, cluster.subnets, cluster.security_group_ids) == (
+        True,
+        tuple(VPC["Subnets"]),
+        tuple(VPC["SecurityGroupIds"]),
+    )
+    assert cluster.eks_arn == "arn:aws:eks:us-east-1:123456789012:cluster/hp-eks"
+    assert (cluster.autoscaling, cluster.tiered_storage_mode) == (None, None)
+    assert created.hyperpod_cluster("hp") == cluster
 
 
 def test_a_created_clusters_nodes_list_each_with_its_group_type_status_and_launch_time(created: Port) -> None:
@@ -193,6 +203,7 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
     assert sagemaker.hyperpod_cluster("ghost") is None
+    assert sagemaker.described_cluster("ghost") is None
     assert sagemaker.hyperpod_clusters() == []
     assert sagemaker.hyperpod_names() == []
 

@@ -101,7 +101,7 @@ def active(name: str, ports: InferencePorts) -> None:
 def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
     """Each group's instance types: its one type, or a flexible group's list (DescribeCluster's
     ``InstanceRequirements.CurrentInstanceTypes``; such a group may report no ``InstanceType``)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    cluster = ports.hyperpods.described_cluster(hyperpod.hyperpod_name(name)) or {}
     out: dict[str, tuple[str, ...]] = {}
     for g in cluster.get("InstanceGroups", []):
         flexible = (g.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or []
@@ -112,7 +112,7 @@ def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
 def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePorts) -> None:
     """A multi-node endpoint puts one server on each of ``nodes`` nodes of the type at once: the cluster's groups
     of that type must run that many (HyperPod-managed Karpenter adds nodes up to the groups' limits instead)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    cluster = ports.hyperpods.described_cluster(hyperpod.hyperpod_name(name)) or {}
     if ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable":
         return
     have = sum(
@@ -336,7 +336,7 @@ def _fit(
         for n in ports.listed(name, "Node")
         if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.INSTANCE_TYPE_LABEL) == instance_type
     ]
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    cluster = ports.hyperpods.described_cluster(hyperpod.hyperpod_name(name)) or {}
     karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
     unit = "GPU" if resource == node_views.GPU else resource.removeprefix("nvidia.com/") + " partition"
     warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter, unit)

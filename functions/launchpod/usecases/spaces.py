@@ -66,7 +66,7 @@ def _find(name: str, space: str, namespace: str, ports: SpacePorts) -> dict[str,
 
 
 def _check_group(request: CreateSpaceInput, ports: SpacePorts) -> None:
-    cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
+    cluster = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(request.name))
     groups = {g["InstanceGroupName"] for g in (cluster or {}).get("InstanceGroups") or []}
     if request.instanceGroup not in groups:
         have = ", ".join(sorted(groups)) or "none yet"

@@ -51,7 +51,7 @@ class Governance(Protocol):
 class HyperPodClusters(Protocol):
     """SageMaker's DescribeCluster of a HyperPod cluster, None when there is none (adapters.aws.sagemaker)."""
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def described_cluster(self, name: str) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Outcome:
 
 def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster:
     """The HyperPod cluster (404 without one); a change also needs the task governance add-on (409 naming it)."""
-    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    described = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if described is None:
         raise hyperpod.no_hyperpod(name)
     if needs_addon:

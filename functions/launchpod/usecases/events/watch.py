@@ -41,7 +41,7 @@ class RegisteredClusters(Protocol):
 class PlanReader(Protocol):
     """HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def described_cluster(self, name: str) -> dict[str, Any] | None: ...
     def training_plan(self, arn: str) -> TrainingPlan | None: ...
 
 
@@ -117,7 +117,7 @@ def _endpoints(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
 
 
 def _plans(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(cluster)) or {}
+    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(cluster)) or {}
     groups: dict[str, list[str]] = {}
     for group in found.get("InstanceGroups") or []:
         if group.get("TrainingPlanArn"):
