@@ -119,7 +119,9 @@ def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port
     [cluster] = created.hyperpod_clusters()
     assert (cluster.name, cluster.status, cluster.failure_message) == ("hp", "InService", None)
     assert re.fullmatch(r"arn:aws:sagemaker:us-east-1:123456789012:cluster/[a-z0-9]+", cluster.arn)
-    assert cluster.instance_groups == (InstanceGroupState("workers", "InService", "ml.p5.48xlarge", 2, 2),)
+    assert cluster.instance_groups == (
+        InstanceGroupState("workers", "InService", "ml.p5.48xlarge", current_count=2, target_count=2),
+    )
     assert cluster.group("workers") == cluster.instance_groups[0] and cluster.group("ghost") is None
     assert (cluster.continuous, cluster.subnets, cluster.security_group_ids) == (
         True,

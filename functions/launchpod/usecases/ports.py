@@ -127,7 +127,7 @@ class OwnedRoles(Protocol):
 class HyperPodReader(Protocol):
     """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
 
-    def described_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None: ...
 
 
 class HyperPodClusters(Protocol):

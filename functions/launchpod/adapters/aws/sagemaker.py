@@ -69,6 +69,7 @@ def instance_group_state(details: Mapping[str, Any]) -> InstanceGroupState:
         name=str(details["InstanceGroupName"]),
         status=details.get("Status"),
         instance_type=details.get("InstanceType"),
+        current_instance_types=tuple((details.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or ()),
         current_count=int(details.get("CurrentCount") or 0),
         target_count=int(details.get("TargetCount") or 0),
         type_counts=counts,

@@ -17,6 +17,8 @@ class InstanceGroupState:
     name: str
     status: str | None = None  # InService, Creating, Updating, Failed, Degraded, SystemUpdating, Deleting
     instance_type: str | None = None  # None for a flexible group (instance_types)
+    # InstanceRequirements of a flexible group: the types it runs now
+    current_instance_types: tuple[str, ...] = ()
     current_count: int = 0
     target_count: int = 0
     # InstanceTypeDetails: the instances a flexible group runs, per type
