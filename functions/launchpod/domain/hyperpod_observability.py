@@ -21,7 +21,6 @@ group) and reused when the feature is turned on again.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -29,6 +28,7 @@ from launchpod.contracts.features import FeatureObjectView, FeatureView
 from launchpod.domain import addons as addon_health
 from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.dependencies import HyperPodObservabilityEntry, manifest
 from launchpod.domain.plan import Step
 
@@ -127,14 +127,6 @@ def policy(workspace_arn: str) -> dict[str, Any]:
     }
 
 
-def values_of(addon: dict[str, Any] | None) -> dict[str, Any]:
-    try:
-        found = json.loads((addon or {}).get("configurationValues") or "{}")
-    except ValueError:
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
 def grafana_url(values: dict[str, Any]) -> str | None:
     """The cluster dashboard in the add-on's Grafana workspace (arn:aws:grafana:<region>:<account>:/workspaces/
     <id>), as the HyperPod CLI builds it."""
@@ -146,15 +138,13 @@ def grafana_url(values: dict[str, Any]) -> str | None:
     return f"https://{workspace}.grafana-workspace.{region}.amazonaws.com/d/{GRAFANA_DASHBOARD}"
 
 
-def view(
-    addons: dict[str, dict[str, Any]], cluster: str, prefix: str, grafana: dict[str, Any] | None = None
-) -> FeatureView:
+def view(addons: dict[str, EksAddon], cluster: str, prefix: str, grafana: dict[str, Any] | None = None) -> FeatureView:
     """``grafana``: the Grafana workspace Launchpod made for the cluster, when there is one."""
     obs = entry()
     addon = addons.get(obs.addon)
-    values = values_of(addon)
+    values = addon.configuration if addon else {}
     amp = values.get("ampWorkspace") or {}
-    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon["status"]) if addon else None)]
+    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon.status) if addon else None)]
     objects += addon_health.pod_identity_objects(addon)
     settings: dict[str, int | str] = {}
     if amp.get("arn"):
@@ -195,7 +185,7 @@ def view(
 
 
 def steps(
-    addons: dict[str, dict[str, Any]],
+    addons: dict[str, EksAddon],
     cluster: str,
     prefix: str,
     wanted: bool,

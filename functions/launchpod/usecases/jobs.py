@@ -117,12 +117,12 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
     return rules.ClusterFacts(
         cluster=name,
         groups=_groups(cluster),
-        training_operator=str(operator.get("status")) if operator else None,
+        training_operator=str(operator.status) if operator else None,
         kuberay=kuberay,
-        task_governance=tg is not None and tg.get("status") == "ACTIVE",
+        task_governance=tg is not None and tg.status == "ACTIVE",
         tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
         autoscaling=((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable",
-        training_operator_version=str(operator.get("addonVersion")) if operator else None,
+        training_operator_version=str(operator.version) if operator else None,
     )
 
 

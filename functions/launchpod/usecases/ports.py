@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.mlflow import TrackingServer
@@ -69,7 +70,7 @@ class ControlPlanes(Protocol):
 class AddonReader(Protocol):
     """EKS's add-ons of a cluster by name (adapters.aws.eks)."""
 
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...
+    def addons(self, cluster: str) -> dict[str, EksAddon]: ...
 
 
 class AddonCatalog(Protocol):
