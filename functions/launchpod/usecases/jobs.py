@@ -182,8 +182,8 @@ def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
             run = None
     url = ports.mlflow.presigned_url(server.name)
     if run is not None:
-        view.experimentId, view.runId = str(run["experiment_id"]), str(run["run_id"])
-        view.runName = run.get("run_name")
+        view.experimentId, view.runId = run.experiment_id, run.run_id
+        view.runName = run.run_name
         url += mlflow_domain.run_fragment(view.experimentId, view.runId)
     view.url = url
     return view

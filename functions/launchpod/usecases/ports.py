@@ -10,7 +10,7 @@ from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
-from launchpod.domain.mlflow import TrackingServer
+from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
@@ -229,9 +229,9 @@ class MlflowUi(TrackingServers, Protocol):
 class MlflowRuns(Protocol):
     """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
 
-    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
+    def latest_run(self, arn: str, experiment: str) -> MlflowRun | None: ...
 
-    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[MetricPoint]: ...
 
 
 # ---- Logs and storage (adapters.aws.logs, s3)
