@@ -9,6 +9,7 @@ from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, hyperpod_observability, ownership
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import Conflict
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from pydantic import ValidationError
 
 OURS = ownership.aws_tags("c1", "launchpod")
@@ -87,15 +88,18 @@ def test_the_view_shows_the_workspace_and_the_grafana_dashboard_it_writes_to():
     assert not off.enabled and off.status == "DISABLED" and "launchpod-c1-metrics" in (off.note or "")
 
 
-OUR_GRAFANA = {
-    "id": "g-0123456789",
-    "arn": "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-0123456789",
-    "status": "ACTIVE",
-    "authentication": {"providers": ["SAML"], "samlConfigurationStatus": "NOT_CONFIGURED"},
-}
+OUR_GRAFANA = GrafanaWorkspace(
+    id="g-0123456789",
+    arn="arn:aws:grafana:us-east-1:123456789012:/workspaces/g-0123456789",
+    status="ACTIVE",
+    sign_in=("SAML",),
+    saml_configuration_status="NOT_CONFIGURED",
+)
 
 
-def _grafana_steps(body: dict, addons: dict[str, EksAddon], grafana: dict | None = None) -> list[tuple[str, str]]:
+def _grafana_steps(
+    body: dict, addons: dict[str, EksAddon], grafana: GrafanaWorkspace | None = None
+) -> list[tuple[str, str]]:
     request = UpdateFeaturesInput(name="c1", hyperpodObservability=body)
     real = features.RealState(
         cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None, grafana=grafana
@@ -154,7 +158,7 @@ def test_the_view_shows_the_grafana_workspace_launchpod_made_and_that_its_sign_i
         grafana=OUR_GRAFANA,
     )
     view = next(v for v in features.views(real) if v.name == "hyperpodObservability")
-    assert ("Amazon Managed Grafana workspace", OUR_GRAFANA["arn"], "ACTIVE") in {
+    assert ("Amazon Managed Grafana workspace", OUR_GRAFANA.arn, "ACTIVE") in {
         (o.kind, o.name, o.state) for o in view.objects
     }
     assert str(view.settings["grafanaSignIn"]).startswith("SAML (not configured: give the workspace your identity")

@@ -30,6 +30,7 @@ from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.dependencies import HyperPodObservabilityEntry, manifest
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.domain.plan import Step
 
 PHASE = "HyperPodObservability"
@@ -138,7 +139,9 @@ def grafana_url(values: dict[str, Any]) -> str | None:
     return f"https://{workspace}.grafana-workspace.{region}.amazonaws.com/d/{GRAFANA_DASHBOARD}"
 
 
-def view(addons: dict[str, EksAddon], cluster: str, prefix: str, grafana: dict[str, Any] | None = None) -> FeatureView:
+def view(
+    addons: dict[str, EksAddon], cluster: str, prefix: str, grafana: GrafanaWorkspace | None = None
+) -> FeatureView:
     """``grafana``: the Grafana workspace Launchpod made for the cluster, when there is one."""
     obs = entry()
     addon = addons.get(obs.addon)
@@ -154,13 +157,10 @@ def view(addons: dict[str, EksAddon], cluster: str, prefix: str, grafana: dict[s
     if url:
         settings["grafanaUrl"] = url
     if grafana is not None:
-        workspace = FeatureObjectView(
-            kind="Amazon Managed Grafana workspace", name=str(grafana["arn"]), state=str(grafana["status"])
-        )
+        workspace = FeatureObjectView(kind="Amazon Managed Grafana workspace", name=grafana.arn, state=grafana.status)
         objects.append(workspace)
-        sign_in = grafana.get("authentication") or {}
-        unset = sign_in.get("samlConfigurationStatus") == "NOT_CONFIGURED"
-        settings["grafanaSignIn"] = ", ".join(sign_in.get("providers") or []) + (
+        unset = grafana.saml_configuration_status == "NOT_CONFIGURED"
+        settings["grafanaSignIn"] = ", ".join(grafana.sign_in) + (
             " (not configured: give the workspace your identity provider's SAML metadata in the Amazon Managed"
             " Grafana console, Authentication tab)"
             if unset
@@ -190,7 +190,7 @@ def steps(
     prefix: str,
     wanted: bool,
     sign_in: str | None = None,
-    grafana: dict[str, Any] | None = None,
+    grafana: GrafanaWorkspace | None = None,
 ) -> list[Step]:
     """``sign_in``: create a Grafana workspace with this sign-in (SAML or AWS_SSO) when turning it on; ``grafana``:
     the Grafana workspace Launchpod made for the cluster before, if any (deleted when turning it off)."""

@@ -10,6 +10,7 @@ from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace, PrometheusWorkspace
 from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
@@ -283,24 +284,22 @@ class NotificationDocs(Protocol):
 
 class PrometheusWorkspaces(Protocol):
     """Amazon Managed Prometheus workspaces (adapters.aws.amp.AmpWorkspaces): the one Launchpod made, found by
-    its alias and ownership tags, and new ones. A workspace is ``{workspaceId, arn, alias, status: {statusCode},
-    prometheusEndpoint, tags}``."""
+    its alias and ownership tags, and new ones."""
 
-    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+    def owned(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace | None: ...
 
-    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]: ...
+    def create(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace: ...
 
 
 class GrafanaWorkspaces(Protocol):
     """Amazon Managed Grafana workspaces (adapters.aws.grafana): the one Launchpod made, found by its name and
-    ownership tags, new ones (CREATING, then ACTIVE), and their deletion. A workspace is ``{id, arn, name,
-    status, endpoint, authentication: {providers, samlConfigurationStatus?}, tags}``."""
+    ownership tags, new ones (CREATING, then ACTIVE), and their deletion."""
 
-    def owned(self, name: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+    def owned(self, name: str, tags: dict[str, str]) -> GrafanaWorkspace | None: ...
 
-    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> dict[str, Any]: ...
+    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> GrafanaWorkspace: ...
 
-    def describe(self, workspace_id: str) -> dict[str, Any] | None: ...
+    def describe(self, workspace_id: str) -> GrafanaWorkspace | None: ...
 
     def delete(self, workspace_id: str) -> None: ...
 

@@ -22,6 +22,7 @@ from launchpod.adapters.aws.errors import aws_call
 from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.adapters.aws.tags import carries
 from launchpod.domain.errors import Conflict, PermanentError, RetryableError
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 from launchpod.runtime.settings import settings
 
 SERVICE = "aps"
@@ -41,6 +42,16 @@ def _decoded(text: str) -> Any:
     finally:
         if paused:
             gc.enable()
+
+
+def prometheus_workspace(described: dict[str, Any]) -> PrometheusWorkspace:
+    """DescribeWorkspace's ``workspace`` as Launchpod reads it."""
+    return PrometheusWorkspace(
+        id=str(described["workspaceId"]),
+        arn=str(described["arn"]),
+        status=str((described.get("status") or {}).get("statusCode")),
+        endpoint=described.get("prometheusEndpoint"),
+    )
 
 
 class Amp:
@@ -98,9 +109,9 @@ class AmpWorkspaces:
     def __init__(self) -> None:
         self.amp = client("amp")
 
-    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None:
-        """The workspace with this alias that carries every tag in ``tags`` (one Launchpod made), described:
-        ``{workspaceId, arn, status: {statusCode}, prometheusEndpoint, tags}``; None when there is none."""
+    def owned(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace | None:
+        """The workspace with this alias that carries every tag in ``tags`` (one Launchpod made), described;
+        None when there is none."""
         with aws_call("aps:ListWorkspaces"):
             listed = self.amp.list_workspaces(alias=alias)["workspaces"]
         for summary in listed:
@@ -109,12 +120,12 @@ class AmpWorkspaces:
             with aws_call("aps:DescribeWorkspace"):
                 found = self.amp.describe_workspace(workspaceId=summary["workspaceId"])["workspace"]
             if carries(found.get("tags") or {}, tags):
-                return dict(found)
+                return prometheus_workspace(found)
         return None
 
-    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]:
+    def create(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace:
         """A new workspace with tags (tag-on-create); its description (CREATING at first)."""
         with aws_call("aps:CreateWorkspace"):
             made = self.amp.create_workspace(alias=alias, tags=tags)
         with aws_call("aps:DescribeWorkspace"):
-            return dict(self.amp.describe_workspace(workspaceId=made["workspaceId"])["workspace"])
+            return prometheus_workspace(self.amp.describe_workspace(workspaceId=made["workspaceId"])["workspace"])

@@ -22,6 +22,7 @@ from launchpod.domain.features.identities import (
     task_governance,
     training_operator,
 )
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
 
@@ -64,7 +65,7 @@ class RealState:
     checkpoint_role: str | None  # the role's ARN when Launchpod's role exists
     prefix: str = "launchpod"
     bucket: str = "the shared bucket"
-    grafana: dict[str, Any] | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
+    grafana: GrafanaWorkspace | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
 
     @property
     def tiered(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from launchpod.domain import hyperpod_observability as hp_observability
 from launchpod.domain import observability as container_insights
 from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows import grafana_workspace
@@ -407,17 +408,17 @@ HYPERPOD_OBSERVABILITY = OperatorAddon(
 WORKSPACE_FAILED = ("CREATION_FAILED", "DELETING")
 
 
-def _workspace(doc: WorkflowInput) -> dict[str, Any] | PhaseResult:
+def _workspace(doc: WorkflowInput) -> PrometheusWorkspace | PhaseResult:
     """The workspace Launchpod made for the cluster (found by its alias and ownership tags), created when there
     is none; a PhaseResult to wait with while it is not ACTIVE yet."""
     prefix = settings().resource_prefix
     alias, tags = hp_observability.workspace_alias(prefix, doc.target), control_plane.tags(doc.target, prefix)
     workspaces = wiring.amp_workspaces()
     found = workspaces.owned(alias, tags) or workspaces.create(alias, tags)
-    status = str((found.get("status") or {}).get("statusCode"))
+    status = found.status
     if status in WORKSPACE_FAILED:
         raise PermanentError(
-            f"The Amazon Managed Prometheus workspace {alias} ({found.get('workspaceId')}) is {status}; delete it"
+            f"The Amazon Managed Prometheus workspace {alias} ({found.id}) is {status}; delete it"
             " (aws amp delete-workspace), then retry."
         )
     if status != "ACTIVE":
@@ -441,14 +442,14 @@ def hyperpod_observability(doc: WorkflowInput) -> PhaseResult:
     found = _workspace(doc)
     if isinstance(found, PhaseResult):
         return found
-    arn, endpoint, grafana = str(found["arn"]), str(found["prometheusEndpoint"]), wanted.grafanaWorkspaceArn
+    arn, endpoint, grafana = found.arn, str(found.endpoint), wanted.grafanaWorkspaceArn
     if wanted.grafana_sign_in is not None:
         made = grafana_workspace.ensure(
             doc, arn, wanted.grafana_sign_in, lambda message: HYPERPOD_OBSERVABILITY._wait(doc, message)
         )
         if isinstance(made, PhaseResult):
             return made
-        grafana = str(made["arn"])
+        grafana = made.arn
     addon = replace(
         HYPERPOD_OBSERVABILITY,
         policy=lambda _cluster_arn: hp_observability.policy(arn),
