@@ -119,7 +119,7 @@ def _answer(
     out = []
     for query in found:
         for result in ports.prometheus.query_range(endpoint, query.promql, start, end, step):
-            labels = {k: str(v) for k, v in (result.get("metric") or {}).items() if k != "__name__"}
+            labels = {k: v for k, v in result.labels.items() if k != "__name__"}
             out.append(shaped.view(query.metric, query.unit, labels, shaped.points_of(result), request.points))
     message = None if out else f"The workspace has no samples of {subject} in this range."
     return MetricsView(
@@ -276,7 +276,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
     if nodes:
         query = queries.node_utilization(list(nodes))
         for result in ports.prometheus.query_range(endpoint, query.promql, now - IDLE_LOOKBACK, now, IDLE_STEP):
-            host = str((result.get("metric") or {}).get("Hostname"))
+            host = str(result.labels.get("Hostname"))
             since = idle.idle_since(shaped.points_of(result))
             node = nodes.get(host)
             if node is None or since is None or now - since < request.thresholdMinutes * 60:

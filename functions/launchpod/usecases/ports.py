@@ -10,6 +10,7 @@ from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.metrics.series import RangeSeries
 from launchpod.domain.metrics.workspaces import GrafanaWorkspace, PrometheusWorkspace
 from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
@@ -307,4 +308,4 @@ class GrafanaWorkspaces(Protocol):
 class PrometheusQueries(Protocol):
     """A Prometheus-compatible query API: an Amazon Managed Prometheus workspace's (adapters.aws.amp)."""
 
-    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[dict[str, Any]]: ...
+    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[RangeSeries]: ...
