@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import changes, placement, preflight
 from launchpod.domain.quotas import Quota
@@ -167,8 +168,12 @@ def test_a_quota_shortfall_names_the_quota_and_how_much_to_raise_it():
 
 def test_usage_counts_every_cluster_but_the_group_being_changed():
     clusters = [
-        {"ClusterName": "a", "InstanceGroups": [{"InstanceGroupName": "g", "InstanceType": "t", "TargetCount": 2}]},
-        {"ClusterName": "b", "InstanceGroups": [{"InstanceGroupName": "g", "InstanceType": "t", "TargetCount": 3}]},
+        HyperPodCluster(
+            "a", "arn-a", "InService", instance_groups=(InstanceGroupState("g", "InService", "t", target_count=2),)
+        ),
+        HyperPodCluster(
+            "b", "arn-b", "InService", instance_groups=(InstanceGroupState("g", "InService", "t", target_count=3),)
+        ),
     ]
     assert preflight.usage(clusters, "t") == 5 and preflight.usage(clusters, "t", skip=("a", "g")) == 3
 

@@ -8,17 +8,21 @@ import re
 import pytest
 from launchpod.contracts.task_governance import GovernancePolicyRequest, TeamRequest
 from launchpod.domain import task_governance as tg
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 
 from tests.instance_facts import facts
 
-DESCRIBED = {
-    "InstanceGroups": [
-        {"InstanceGroupName": "gpu-a", "InstanceType": "ml.p5.48xlarge", "TargetCount": 2},
-        {"InstanceGroupName": "gpu-b", "InstanceType": "ml.p5.48xlarge", "TargetCount": 1},
-        {"InstanceGroupName": "cpu", "InstanceType": "ml.m5.xlarge", "CurrentCount": 4},
-    ]
-}
+DESCRIBED = HyperPodCluster(
+    "c1",
+    "arn:aws:sagemaker:us-east-1:123456789012:cluster/c1",
+    "InService",
+    instance_groups=(
+        InstanceGroupState("gpu-a", instance_type="ml.p5.48xlarge", target_count=2),
+        InstanceGroupState("gpu-b", instance_type="ml.p5.48xlarge", target_count=1),
+        InstanceGroupState("cpu", instance_type="ml.m5.xlarge", current_count=4),
+    ),
+)
 FACTS = {t: facts(t) for t in ("ml.p5.48xlarge", "ml.m5.xlarge")}
 TEAM = TeamRequest(
     resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 2}], borrowLimit=50, fairShareWeight=10

@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.entrypoints.workflows import await_in_service
 from launchpod.runtime import wiring
@@ -19,7 +20,9 @@ DOCUMENT = {"operationId": "op-1", "kind": "create-hyperpod", "target": "c1", "r
 def world(tables, monkeypatch):
     clusters, workflows = DynamoClusters(tables["clusters"]), Workflows()
     status = {"value": "Creating"}
-    sagemaker = SimpleNamespace(hyperpod_cluster=lambda name: {"ClusterName": name, "ClusterStatus": status["value"]})
+    sagemaker = SimpleNamespace(
+        hyperpod_cluster=lambda name: hyperpod_cluster_of({"ClusterName": name, "ClusterStatus": status["value"]})
+    )
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)
     monkeypatch.setattr(wiring, "workflows", lambda: workflows)
     monkeypatch.setattr(wiring, "sagemaker", lambda: sagemaker)

@@ -12,12 +12,14 @@ from launchpod.adapters.aws.sagemaker import (
     cluster_event,
     cluster_event_details,
     extension_offering,
+    hyperpod_cluster_of,
     hyperpod_node,
     node_details,
     plan_extension,
     plan_offering,
     training_plan_of,
 )
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
@@ -64,14 +66,21 @@ class SageMaker:
     def tags(self, arn: str) -> dict[str, str]:
         return dict(self.tagged.get(arn, {}))
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
+        """The seeded DescribeCluster answer, read as the adapter reads it."""
+        found = self.clusters.get(name)
+        return hyperpod_cluster_of({"ClusterName": name, **found}) if found is not None else None
+
+    def described_cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
 
     def hyperpod_names(self) -> list[str]:
         return list(self.clusters)
 
-    def hyperpod_clusters(self) -> list[dict[str, Any]]:
-        return list(self.clusters.values())
+    def hyperpod_clusters(self) -> list[HyperPodCluster]:
+        """The seeded DescribeCluster answers (a seed without its name is named by its key), read as the adapter
+        reads them."""
+        return [hyperpod_cluster_of({"ClusterName": n, **c}) for n, c in self.clusters.items()]
 
     def _known(self, name: str, action: str) -> None:
         """SageMaker's answer for a cluster that does not exist (ResourceNotFound, which the adapter does not

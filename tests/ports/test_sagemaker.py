@@ -5,12 +5,14 @@ its group, a node by id, the events newest first, filtered and paged, an event b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from launchpod.adapters.aws.sagemaker import SageMaker as Adapter
+from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import PermanentError
 from launchpod.usecases.ports import HyperPodNodes, HyperPods
 
@@ -60,8 +62,20 @@ def _seeded(name: str) -> SageMaker:
         {"ResourceType": "Instance", "InstanceGroupName": "workers", "InstanceId": ids[0], "Description": "running"},
         {"ResourceType": "Cluster", "Description": f"Cluster {name} creation started."},
     ]
+    described = {
+        "ClusterName": name,
+        "ClusterArn": f"arn:aws:sagemaker:us-east-1:123456789012:cluster/{name}0abc1de2f3",
+        "ClusterStatus": "InService",
+        "NodeProvisioningMode": "Continuous",
+        "VpcConfig": VPC,
+        "Orchestrator": {"Eks": {"ClusterArn": "arn:aws:eks:us-east-1:123456789012:cluster/hp-eks"}},
+        "InstanceGroups": [
+            {k: v for k, v in GROUP.items() if k != "InstanceCount"}
+            | {"Status": "InService", "CurrentCount": 2, "TargetCount": 2}
+        ],
+    }
     return SageMaker(
-        {name: {"ClusterName": name, "ClusterStatus": "InService", "NodeProvisioningMode": "Continuous"}},
+        {name: described},
         {name: nodes},
         [
             {**base, **e, "EventId": f"e-{i}", "EventLevel": "Info", "EventTime": at - timedelta(seconds=i)}
@@ -99,6 +113,24 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService", reason="hp not InService")
     yield Adapter()
     hyperpod.reset_durations()
+
+
+def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port) -> None:
+    [cluster] = created.hyperpod_clusters()
+    assert (cluster.name, cluster.status, cluster.failure_message) == ("hp", "InService", None)
+    assert re.fullmatch(r"arn:aws:sagemaker:us-east-1:123456789012:cluster/[a-z0-9]+", cluster.arn)
+    assert cluster.instance_groups == (
+        InstanceGroupState("workers", "InService", "ml.p5.48xlarge", current_count=2, target_count=2),
+    )
+    assert cluster.group("workers") == cluster.instance_groups[0] and cluster.group("ghost") is None
+    assert (cluster.continuous, cluster.subnets, cluster.security_group_ids) == (
+        True,
+        tuple(VPC["Subnets"]),
+        tuple(VPC["SecurityGroupIds"]),
+    )
+    assert cluster.eks_arn == "arn:aws:eks:us-east-1:123456789012:cluster/hp-eks"
+    assert (cluster.autoscaling, cluster.tiered_storage_mode) == (None, None)
+    assert created.hyperpod_cluster("hp") == cluster
 
 
 def test_a_created_clusters_nodes_list_each_with_its_group_type_status_and_launch_time(created: Port) -> None:
@@ -173,6 +205,7 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
     assert sagemaker.hyperpod_cluster("ghost") is None
+    assert sagemaker.described_cluster("ghost") is None
     assert sagemaker.hyperpod_clusters() == []
     assert sagemaker.hyperpod_names() == []
 

@@ -83,9 +83,9 @@ def test_a_page_describes_only_the_clusters_each_service_lists_and_shows_the_res
             return super().cluster(name)
 
     class CountingSageMaker(SageMaker):
-        def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        def described_cluster(self, name: str) -> dict[str, Any] | None:
             described.append(("sagemaker", name))
-            return super().hyperpod_cluster(name)
+            return super().described_cluster(name)
 
     eks, sagemaker = CountingEks(ports.eks.clusters), CountingSageMaker({"train": {**hp, "ClusterStatus": "InService"}})
     page = clusters.list_clusters(10, None, ports=replace(ports, eks=eks, sagemaker=sagemaker))

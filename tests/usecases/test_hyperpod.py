@@ -125,7 +125,10 @@ def test_without_the_health_agent_hyperpod_is_refused_and_the_dependencies_route
 
 
 def test_a_quota_other_clusters_already_use_is_refused_with_how_much_to_raise_it() -> None:
-    other = {"ClusterName": "other", "InstanceGroups": [{"InstanceType": "ml.g5.8xlarge", "TargetCount": 3}]}
+    other = {
+        "ClusterName": "other",
+        "InstanceGroups": [{"InstanceGroupName": "workers", "InstanceType": "ml.g5.8xlarge", "TargetCount": 3}],
+    }
     ports = _ports(quotas={"ml.g5.8xlarge for cluster usage": 4}, clusters={"other": other})
     with pytest.raises(Conflict) as refused:
         hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=ports)

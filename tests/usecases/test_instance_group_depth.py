@@ -214,8 +214,9 @@ def test_a_group_with_a_minimum_is_done_once_that_many_run() -> None:
 
 
 def test_a_flexible_groups_instances_count_against_the_quota_of_the_type_they_run() -> None:
+    from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
     from launchpod.domain.instance_groups import preflight
 
-    clusters = [{"ClusterName": "other", "InstanceGroups": [FLEX, SINGLE]}]
+    clusters = [hyperpod_cluster_of({"ClusterName": "other", "InstanceGroups": [FLEX, SINGLE]})]
     assert preflight.usage(clusters, "ml.g5.12xlarge") == 2  # flex runs 2 of them
     assert preflight.usage(clusters, "ml.g5.8xlarge") == 2  # gpu's target; flex runs none

@@ -21,7 +21,10 @@ from tests.fakes.sagemaker import SageMaker
 from tests.fakes.task_governance import TaskGovernance
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
-DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
+DESCRIBED = {
+    "ClusterArn": ARN,
+    "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge", "TargetCount": 2}],
+}
 TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 1}], borrowLimit=50)
 
 

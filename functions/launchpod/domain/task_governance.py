@@ -26,6 +26,7 @@ from launchpod.contracts.task_governance import (
     TeamView,
 )
 from launchpod.domain import team_resources
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.plan import Plan, Step
@@ -82,10 +83,10 @@ class Capacity:
     counts: dict[str, int]
 
     @staticmethod
-    def of(described: dict[str, Any]) -> Capacity:
+    def of(cluster: HyperPodCluster) -> Capacity:
         counts: Counter[str] = Counter()
-        for group in described.get("InstanceGroups") or []:
-            counts[str(group.get("InstanceType"))] += int(group.get("TargetCount") or group.get("CurrentCount") or 0)
+        for group in cluster.instance_groups:
+            counts[str(group.instance_type)] += group.target_count or group.current_count
         return Capacity(dict(counts))
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from launchpod.contracts.training_plans import (
     ExtensionOfferingView,
@@ -27,6 +26,7 @@ from launchpod.contracts.training_plans import (
     PlanUsageView,
     TrainingPlanView,
 )
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.plan import Plan, Step
 
@@ -152,18 +152,13 @@ def extension_view(offering: ExtensionOffering) -> ExtensionOfferingView:
     )
 
 
-def usage(arn: str, clusters: list[dict[str, Any]]) -> list[PlanUsageView]:
-    """The instance groups of ``clusters`` (DescribeCluster answers) that name the plan."""
+def usage(arn: str, clusters: list[HyperPodCluster]) -> list[PlanUsageView]:
+    """The instance groups of ``clusters`` that name the plan."""
     return [
-        PlanUsageView(
-            cluster=str(c.get("ClusterName")),
-            instanceGroup=str(g.get("InstanceGroupName")),
-            targetCount=int(g.get("TargetCount") or 0),
-            currentCount=int(g.get("CurrentCount") or 0),
-        )
+        PlanUsageView(cluster=c.name, instanceGroup=g.name, targetCount=g.target_count, currentCount=g.current_count)
         for c in clusters
-        for g in c.get("InstanceGroups") or []
-        if g.get("TrainingPlanArn") == arn
+        for g in c.instance_groups
+        if g.training_plan_arn == arn
     ]
 
 

@@ -56,7 +56,7 @@ def set_autoscaling(
     operation, on an InService cluster only (HyperPod takes one update at a time), once check_enable found
     nothing AWS refuses and no node goes that the request did not confirm."""
     name = request.name
-    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    described = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if described is None:
         raise hyperpod.no_hyperpod(name)
     autoscaling.check_groups(request, described)

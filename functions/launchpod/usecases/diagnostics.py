@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from launchpod.contracts.incidents import DiagnosisView
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
@@ -23,7 +24,7 @@ from launchpod.usecases.ports import HyperPodNodes
 class HyperPodFleet(HyperPodNodes, Protocol):
     """SageMaker's HyperPod clusters of the account, each described (adapters.aws.sagemaker)."""
 
-    def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
+    def hyperpod_clusters(self) -> list[HyperPodCluster]: ...
 
 
 class Offerings(Protocol):
@@ -79,7 +80,7 @@ def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, 
     """HyperPod's events (newest first), with details; [] where AWS does not keep them for this cluster."""
     sm, cluster = ports.sagemaker, hyperpod.hyperpod_name(name)
     try:
-        if not hyperpod.keeps_events(sm.hyperpod_cluster(cluster)):
+        if not hyperpod.keeps_events(sm.described_cluster(cluster)):
             return []
         page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, 50, None)
     except LaunchpodError:
@@ -104,7 +105,7 @@ def node(name: str, node_id: str, *, ports: DiagnosisPorts) -> DiagnosisView:
 def cluster_creation(name: str, instance_types: list[str] | None, *, ports: DiagnosisPorts) -> DiagnosisView:
     """Why a cluster's creation failed or waits: its operations, HyperPod's events, where the instance types
     are offered and the account's quotas for them (``instance_types``: default, the cluster's own)."""
-    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    described = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     operations = [
         o.model_dump(mode="json")
         for o in ports.operations.list(target=name, status=None, limit=20)

@@ -156,7 +156,7 @@ def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principa
     """The HyperPod cluster planned against SageMaker's real one (its zone read from its subnet)."""
     full = CreateHyperPodInput(name=name, **request.model_dump())
     check_hyperpod(full, ports=ports)
-    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    existing = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     found = plans.hyperpod_plan(name, request, existing, hyperpod_zone(existing, ports=ports))
     return Proposal(
         found,
@@ -181,7 +181,7 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
             "import it into Launchpod or choose another name.",
             details=[next_step("POST /api/clusters/import")],
         )
-    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.cluster))
+    hp = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(request.cluster))
     volume, claim = (
         volume_and_claim(request.cluster, request.storage.storageName, read=ports.read)
         if request.storage is not None and existing is not None and existing.status == "ACTIVE"
@@ -205,7 +205,7 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
 def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
     """The AMI update of each instance group (UpdateClusterSoftware) on an InService cluster."""
     name = request.name
-    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    existing = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if existing is None:
         raise hyperpod.no_hyperpod(name)
     if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):

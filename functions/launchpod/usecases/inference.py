@@ -27,6 +27,7 @@ from launchpod.domain import features, mig, storage
 from launchpod.domain import operations as ops
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
@@ -101,24 +102,26 @@ def active(name: str, ports: InferencePorts) -> None:
 def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
     """Each group's instance types: its one type, or a flexible group's list (DescribeCluster's
     ``InstanceRequirements.CurrentInstanceTypes``; such a group may report no ``InstanceType``)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
-    out: dict[str, tuple[str, ...]] = {}
-    for g in cluster.get("InstanceGroups", []):
-        flexible = (g.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or []
-        out[g["InstanceGroupName"]] = tuple(flexible) or ((g["InstanceType"],) if g.get("InstanceType") else ())
-    return out
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    groups = cluster.instance_groups if cluster is not None else ()
+    return {g.name: g.current_instance_types or ((g.instance_type,) if g.instance_type else ()) for g in groups}
+
+
+def _karpenter(cluster: HyperPodCluster | None) -> bool:
+    """Whether HyperPod-managed Karpenter adds the cluster's nodes (AutoScaling Mode Enable)."""
+    return cluster is not None and cluster.autoscaling is not None and cluster.autoscaling.mode == "Enable"
 
 
 def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePorts) -> None:
     """A multi-node endpoint puts one server on each of ``nodes`` nodes of the type at once: the cluster's groups
     of that type must run that many (HyperPod-managed Karpenter adds nodes up to the groups' limits instead)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
-    if ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable":
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if _karpenter(cluster):
         return
     have = sum(
-        int(g.get("CurrentCount") or 0)
-        for g in cluster.get("InstanceGroups", [])
-        if instance_type in _groups(name, ports).get(g["InstanceGroupName"], ())
+        g.current_count
+        for g in (cluster.instance_groups if cluster is not None else ())
+        if instance_type in _groups(name, ports).get(g.name, ())
     )
     if nodes > have:
         raise InvalidInput(
@@ -336,8 +339,7 @@ def _fit(
         for n in ports.listed(name, "Node")
         if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.INSTANCE_TYPE_LABEL) == instance_type
     ]
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
-    karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
+    karpenter = _karpenter(ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)))
     unit = "GPU" if resource == node_views.GPU else resource.removeprefix("nvidia.com/") + " partition"
     warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter, unit)
     if prefill is not None:

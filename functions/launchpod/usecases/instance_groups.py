@@ -59,7 +59,7 @@ def real() -> InstanceGroupPorts:
 
 
 def _cluster(name: str, ports: InstanceGroupPorts) -> dict[str, Any]:
-    cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    cluster = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if cluster is None:
         raise hyperpod.no_hyperpod(name)
     return cluster

@@ -95,7 +95,7 @@ def require_active(name: str, *, ports: JobPorts) -> None:
 
 
 def _hyperpod(name: str, ports: JobPorts) -> dict[str, Any]:
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise Conflict(f"{name} has no HyperPod cluster yet; jobs run on its instance groups. Create it first.")
     return found
@@ -156,7 +156,7 @@ def _instance_type(name: str, job: dict[str, Any], ports: JobPorts) -> str | Non
     else:
         template = spec["rayClusterSpec"]["workerGroupSpecs"][0]["template"]["spec"]
     group = (template.get("nodeSelector") or {}).get(manifests.GROUP_LABEL)
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name)) or {}
     return _groups(found).get(group, {}).get("InstanceType") if group else None
 
 

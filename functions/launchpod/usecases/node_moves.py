@@ -38,7 +38,7 @@ def real() -> MovePorts:
 
 
 def _described(name: str, ports: MovePorts, field: str | None = None) -> dict[str, Any]:
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         if field:
             raise InvalidInput(f"{name} has no HyperPod cluster to move nodes to.", field=field, rule="known_cluster")

@@ -50,7 +50,7 @@ def real() -> NodePorts:
 
 
 def hyperpod_of(name: str, *, ports: NodePorts) -> dict[str, Any]:
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise hyperpod.no_hyperpod(name)
     return found

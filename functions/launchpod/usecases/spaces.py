@@ -67,7 +67,7 @@ def _find(name: str, space: str, namespace: str, ports: SpacePorts) -> dict[str,
 
 def _check_group(request: CreateSpaceInput, ports: SpacePorts) -> None:
     cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
-    groups = {g["InstanceGroupName"] for g in (cluster or {}).get("InstanceGroups") or []}
+    groups = {g.name for g in cluster.instance_groups} if cluster is not None else set()
     if request.instanceGroup not in groups:
         have = ", ".join(sorted(groups)) or "none yet"
         raise InvalidInput(

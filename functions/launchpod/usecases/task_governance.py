@@ -24,6 +24,7 @@ from launchpod.contracts.task_governance import (
 from launchpod.domain import features, ownership, team_resources
 from launchpod.domain import task_governance as tg
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.plan import Plan
@@ -51,7 +52,7 @@ class Governance(Protocol):
 class HyperPodClusters(Protocol):
     """SageMaker's DescribeCluster of a HyperPod cluster, None when there is none (adapters.aws.sagemaker)."""
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None: ...
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,12 @@ class Cluster:
     """What the routes read before anything: the HyperPod cluster (DescribeCluster) and Launchpod's tag prefix."""
 
     name: str
-    described: dict[str, Any]
+    hyperpod: HyperPodCluster
     prefix: str
 
     @property
     def arn(self) -> str:
-        return str(self.described["ClusterArn"])
+        return self.hyperpod.arn
 
 
 @dataclass(frozen=True)
@@ -99,13 +100,13 @@ class Outcome:
 
 def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster:
     """The HyperPod cluster (404 without one); a change also needs the task governance add-on (409 naming it)."""
-    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
-    if described is None:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if found is None:
         raise hyperpod.no_hyperpod(name)
     if needs_addon:
         addon = ports.eks.addons(name).get(features.task_governance().addon)
         tg.require_addon(name, str(addon.status) if addon else None)
-    return Cluster(name=name, described=described, prefix=ports.prefix)
+    return Cluster(name=name, hyperpod=found, prefix=ports.prefix)
 
 
 def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
@@ -122,7 +123,7 @@ def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
 
 def _facts(instances: InstanceFacts, cluster: Cluster) -> dict[str, Accelerators]:
     """What each of the cluster's instance types carries (EC2's facts)."""
-    return {t: instances.of(t) for t in tg.Capacity.of(cluster.described).counts}
+    return {t: instances.of(t) for t in tg.Capacity.of(cluster.hyperpod).counts}
 
 
 def _kueue(read: KubeReader, cluster: str, kind: str, name: str) -> dict[str, Any] | None:
@@ -234,7 +235,7 @@ def _team_view(cluster: Cluster, team: str, ports: GovernancePorts) -> TeamView:
 
 def _put_team(cluster: Cluster, team: str, request: TeamRequest, ports: GovernancePorts, dry_run: bool) -> Outcome:
     gov = ports.governance
-    tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.described), _facts(ports.instances, cluster))
+    tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.hyperpod), _facts(ports.instances, cluster))
     quota = _team_quota(gov, cluster, team)
     managed = quota is not None and _managed(gov, cluster, quota)
     plan = tg.team_plan(cluster.name, team, request, tg.team_of(quota) if quota else None, managed)

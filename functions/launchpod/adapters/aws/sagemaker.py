@@ -11,6 +11,7 @@ from botocore.exceptions import ClientError
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.tags import tag_dict, tag_list
+from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster, InstanceGroupState
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.training_plans import (
@@ -56,6 +57,53 @@ def node_details(details: Mapping[str, Any]) -> NodeDetails:
         last_software_update=details.get("LastSoftwareUpdateTime"),
         image_release_version=details.get("CurrentImageReleaseVersion"),
         described=dict(details),
+    )
+
+
+def instance_group_state(details: Mapping[str, Any]) -> InstanceGroupState:
+    """A group from DescribeCluster's InstanceGroups (ClusterInstanceGroupDetails)."""
+    counts: dict[str, int] = {}
+    for d in details.get("InstanceTypeDetails") or []:
+        counts[str(d["InstanceType"])] = counts.get(str(d["InstanceType"]), 0) + int(d.get("CurrentCount") or 0)
+    return InstanceGroupState(
+        name=str(details["InstanceGroupName"]),
+        status=details.get("Status"),
+        instance_type=details.get("InstanceType"),
+        current_instance_types=tuple((details.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or ()),
+        current_count=int(details.get("CurrentCount") or 0),
+        target_count=int(details.get("TargetCount") or 0),
+        type_counts=counts,
+        training_plan_arn=details.get("TrainingPlanArn"),
+    )
+
+
+def hyperpod_cluster_of(described: Mapping[str, Any]) -> HyperPodCluster:
+    """A cluster from DescribeCluster's answer."""
+    vpc = described.get("VpcConfig") or {}
+    auto = described.get("AutoScaling")
+    tiered = described.get("TieredStorageConfig") or {}
+    return HyperPodCluster(
+        name=str(described.get("ClusterName") or ""),
+        arn=str(described.get("ClusterArn") or ""),
+        status=str(described.get("ClusterStatus") or ""),
+        failure_message=described.get("FailureMessage") or None,
+        node_recovery=described.get("NodeRecovery"),
+        node_provisioning_mode=described.get("NodeProvisioningMode"),
+        subnets=tuple(vpc.get("Subnets") or ()),
+        security_group_ids=tuple(vpc.get("SecurityGroupIds") or ()),
+        eks_arn=((described.get("Orchestrator") or {}).get("Eks") or {}).get("ClusterArn"),
+        autoscaling=AutoScaling(
+            mode=auto.get("Mode"),
+            autoscaler_type=auto.get("AutoScalerType"),
+            status=auto.get("Status"),
+            failure_message=auto.get("FailureMessage"),
+        )
+        if auto
+        else None,
+        cluster_role=described.get("ClusterRole"),
+        tiered_storage_mode=tiered.get("Mode"),
+        tiered_storage_memory_percentage=_int(tiered.get("InstanceMemoryAllocationPercentage")),
+        instance_groups=tuple(instance_group_state(g) for g in described.get("InstanceGroups") or []),
     )
 
 
@@ -183,7 +231,13 @@ class SageMaker:
     def __init__(self) -> None:
         self.sm = client("sagemaker")
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
+        """DescribeCluster, read as a HyperPodCluster; None when there is no such cluster."""
+        described = self.described_cluster(name)
+        return hyperpod_cluster_of(described) if described is not None else None
+
+    def described_cluster(self, name: str) -> dict[str, Any] | None:
+        """DescribeCluster's answer as AWS sends it, for the readers not yet on hyperpod_cluster (issue 30)."""
         with aws_call("sagemaker:DescribeCluster"):
             # SageMaker answers ValidationException for a cluster that does not exist.
             return or_none(
@@ -293,9 +347,10 @@ class SageMaker:
             pages = self.sm.get_paginator("list_clusters").paginate()
             return [c["ClusterName"] for page in pages for c in page.get("ClusterSummaries", [])]
 
-    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+    def hyperpod_clusters(self) -> list[HyperPodCluster]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
-        return [c for c in (self.hyperpod_cluster(n) for n in self.hyperpod_names()) if c is not None]
+        described = (self.described_cluster(n) for n in self.hyperpod_names())
+        return [hyperpod_cluster_of(c) for c in described if c is not None]
 
     def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
         """Why an instance group failed: the newest Error-level event HyperPod recorded for it (after ``since``

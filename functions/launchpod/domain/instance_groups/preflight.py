@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.quotas import Quota
 from launchpod.domain.training_plans import TrainingPlan
@@ -109,31 +109,30 @@ def plan_waits(arn: str | None, plan: TrainingPlan) -> list[str]:
     ]
 
 
-def _asks(group: dict[str, Any], instance_type: str) -> int:
+def _asks(group: InstanceGroupState, instance_type: str) -> int:
     """What a group asks of the type: its target count, or for a flexible group the instances of the type it
     runs (InstanceTypeDetails), as which of its types the rest lands on is HyperPod's choice."""
-    if group.get("InstanceType") == instance_type:
-        return int(group.get("TargetCount", 0))
-    details = group.get("InstanceTypeDetails") or []
-    return sum(int(d.get("CurrentCount", 0)) for d in details if d.get("InstanceType") == instance_type)
+    if group.instance_type == instance_type:
+        return group.target_count
+    return group.type_counts.get(instance_type, 0)
 
 
-def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, str] | None = None) -> int:
+def usage(clusters: list[HyperPodCluster], instance_type: str, skip: tuple[str, str] | None = None) -> int:
     """Instances of the type the account's HyperPod clusters ask for (target counts), but group ``skip``."""
     return sum(
         _asks(g, instance_type)
         for c in clusters
-        for g in c.get("InstanceGroups", [])
-        if g.get("Status") != "Deleting" and (c.get("ClusterName"), g.get("InstanceGroupName")) != skip
+        for g in c.instance_groups
+        if g.status != "Deleting" and (c.name, g.name) != skip
     )
 
 
 def standing(
-    quotas: dict[str, Quota], clusters: list[dict[str, Any]], own: str, types: Iterable[str]
+    quotas: dict[str, Quota], clusters: list[HyperPodCluster], own: str, types: Iterable[str]
 ) -> dict[str, tuple[Quota, int]]:
     """Per type with an applied quota: the quota and the instances the account's other clusters (all but
     ``own``) ask for. ``quotas`` is keyed by quota name (``quota_name``)."""
-    others = [c for c in clusters if c.get("ClusterName") != own]
+    others = [c for c in clusters if c.name != own]
     applied = [t for t in sorted(set(types)) if quota_name(t) in quotas]
     return {t: (quotas[quota_name(t)], usage(others, t, skip=("", ""))) for t in applied}
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from launchpod.domain import notifications as rules
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.inference import endpoints as serving
 from launchpod.domain.jobs import views
@@ -41,7 +42,7 @@ class RegisteredClusters(Protocol):
 class PlanReader(Protocol):
     """HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None: ...
     def training_plan(self, arn: str) -> TrainingPlan | None: ...
 
 
@@ -117,11 +118,11 @@ def _endpoints(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
 
 
 def _plans(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
-    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(cluster)) or {}
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(cluster))
     groups: dict[str, list[str]] = {}
-    for group in found.get("InstanceGroups") or []:
-        if group.get("TrainingPlanArn"):
-            groups.setdefault(str(group["TrainingPlanArn"]), []).append(str(group.get("InstanceGroupName")))
+    for group in found.instance_groups if found is not None else ():
+        if group.training_plan_arn:
+            groups.setdefault(group.training_plan_arn, []).append(group.name)
     told = []
     for arn, names in sorted(groups.items()):
         plan = ports.sagemaker.training_plan(arn)

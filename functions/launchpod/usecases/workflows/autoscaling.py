@@ -45,7 +45,7 @@ def cluster_role(doc: WorkflowInput) -> PhaseResult:
         tags_of(doc),
         f"HyperPod autoscaling (Karpenter) role of {doc.target}, created by Launchpod",
     )
-    iam.put_inline_policy(name, "launchpod-karpenter-nodes", autoscaling.role_policy(cluster["ClusterArn"]))
+    iam.put_inline_policy(name, "launchpod-karpenter-nodes", autoscaling.role_policy(cluster.arn))
     return PhaseResult(outputs=ClusterRoleOutput(roleArn=arn), message=arn)
 
 
@@ -70,7 +70,7 @@ def update_autoscaling(doc: WorkflowInput) -> PhaseResult:
     whitelist. Disabling sends AutoScaling Disable alone."""
     request, sm = request_of(doc), wiring.sagemaker()
     name = hyperpod.hyperpod_name(doc.target)
-    cluster = sm.hyperpod_cluster(name)
+    cluster = sm.described_cluster(name)
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster.")
     config = cluster.get("AutoScaling") or {}
@@ -104,16 +104,14 @@ def wait_autoscaling(doc: WorkflowInput) -> PhaseResult:
     """WaitAutoscaling: polls DescribeCluster until AutoScaling is InService (enable) or gone (disable); a
     Failed status ends the operation with HyperPod's FailureMessage."""
     request = request_of(doc)
-    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target)) or {}
-    config = cluster.get("AutoScaling") or {}
-    status = config.get("Status")
-    if status == "Failed":
-        raise PermanentError(
-            f"HyperPod could not enable autoscaling: {config.get('FailureMessage') or 'no reason given'}"
-        )
-    if request.enabled and config.get("Mode") == "Enable" and status == "InService":
+    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
+    config = cluster.autoscaling if cluster is not None else None
+    status = config.status if config is not None else None
+    if config is not None and status == "Failed":
+        raise PermanentError(f"HyperPod could not enable autoscaling: {config.failure_message or 'no reason given'}")
+    if request.enabled and config is not None and config.mode == "Enable" and status == "InService":
         return PhaseResult(message="AutoScaling (Karpenter) is InService.")
-    if not request.enabled and (not config or (config.get("Mode") == "Disable" and status != "Deleting")):
+    if not request.enabled and (config is None or (config.mode == "Disable" and status != "Deleting")):
         return PhaseResult(message="AutoScaling is off.")
     if doc.poll.get(WAIT_AUTOSCALING, 0) >= autoscaling.MAX_POLLS:
         raise PermanentError("AutoScaling is still settling after 30 minutes; check the cluster's events.")

@@ -122,7 +122,7 @@ class OperatorAddon:
         cluster_arn = None
         if self.policy is not None or self.configuration is not None:
             found = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
-            cluster_arn = (found or {}).get("ClusterArn")
+            cluster_arn = found.arn if found is not None else None
         arn = self._role(doc, tags, cluster_arn)
         values = self.configuration(arn, cluster_arn) if self.configuration is not None else None
         if values is not None:
@@ -293,14 +293,13 @@ def tiered_storage(doc: WorkflowInput) -> PhaseResult:
     cluster = wiring.sagemaker().hyperpod_cluster(name)
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster; tiered checkpointing is a HyperPod setting.")
-    config = cluster.get("TieredStorageConfig") or {}
     mode = "Enable" if wanted.enabled else "Disable"
-    current = config.get("InstanceMemoryAllocationPercentage")
+    current = cluster.tiered_storage_memory_percentage
     percentage = None
     if wanted.enabled:
         percentage = wanted.memoryPercentage or current or features.checkpointing().defaultMemoryPercentage
-    matches = config.get("Mode", "Disable") == mode and (percentage is None or current == percentage)
-    status = cluster.get("ClusterStatus")
+    matches = (cluster.tiered_storage_mode or "Disable") == mode and (percentage is None or current == percentage)
+    status = cluster.status
     if matches and status == "InService":
         share = f" with {percentage}% of each node's memory" if percentage else ""
         return PhaseResult(

@@ -175,27 +175,27 @@ def create_hyperpod(doc: WorkflowInput) -> PhaseResult:
         and record is not None
         and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD)
     ):
-        wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, existing["ClusterArn"])
-        record = replace(record, created={**record.created, ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
+        wiring.clusters().record_created(doc.target, ownership.CREATED_HYPERPOD, existing.arn)
+        record = replace(record, created={**record.created, ownership.CREATED_HYPERPOD: existing.arn})
     if (
         existing is not None
-        and existing["ClusterStatus"] == "Failed"
-        and not ownership.recorded_as_created(record, ownership.CREATED_HYPERPOD, existing["ClusterArn"])
+        and existing.status == "Failed"
+        and not ownership.recorded_as_created(record, ownership.CREATED_HYPERPOD, existing.arn)
     ):
         raise PermanentError(
-            f"HyperPod cluster {existing['ClusterArn']} failed and Launchpod did not create it; delete it yourself "
+            f"HyperPod cluster {existing.arn} failed and Launchpod did not create it; delete it yourself "
             "or choose another cluster name."
         )
-    if existing is not None and existing["ClusterStatus"] == "Failed":
+    if existing is not None and existing.status == "Failed":
         # A failed HyperPod cluster cannot be repaired in place: delete it, then create it again.
         sm.delete_cluster(name)
-        return PhaseResult(ready=False, wait=30, message=f"Deleting the failed {existing['ClusterArn']} first.")
-    if existing is not None and existing["ClusterStatus"] == "Deleting":
+        return PhaseResult(ready=False, wait=30, message=f"Deleting the failed {existing.arn} first.")
+    if existing is not None and existing.status == "Deleting":
         return PhaseResult(ready=False, wait=30, message=f"Waiting for the failed {name} to be deleted.")
     if existing is not None:
         return PhaseResult(
-            outputs={"arn": existing["ClusterArn"]},
-            message=f"{existing['ClusterArn']} already exists ({existing['ClusterStatus']}).",
+            outputs={"arn": existing.arn},
+            message=f"{existing.arn} already exists ({existing.status}).",
         )
     eks = wiring.eks().cluster(doc.target)
     if eks is None:
@@ -228,15 +228,14 @@ def wait_in_service(doc: WorkflowInput) -> PhaseResult:
     cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
     if cluster is None:
         raise RetryableError(f"SageMaker does not show the HyperPod cluster {doc.target} yet.")
-    status, polls = cluster["ClusterStatus"], doc.poll.get(WAIT_IN_SERVICE, 0)
-    groups = cluster.get("InstanceGroups", [])
-    counts = ", ".join(f"{g['InstanceGroupName']} {g.get('CurrentCount', 0)}/{g.get('TargetCount', 0)}" for g in groups)
+    status, polls = cluster.status, doc.poll.get(WAIT_IN_SERVICE, 0)
+    counts = ", ".join(f"{g.name} {g.current_count}/{g.target_count}" for g in cluster.instance_groups)
     if status == "InService":
         return PhaseResult(
-            outputs={"status": status, "nodeRecovery": cluster.get("NodeRecovery")}, message=f"InService: {counts}."
+            outputs={"status": status, "nodeRecovery": cluster.node_recovery}, message=f"InService: {counts}."
         )
     if status in ("Failed", "RollingBack", "Deleting"):
-        raise PermanentError(hyperpod.failure_hint(cluster.get("FailureMessage") or f"HyperPod cluster is {status}."))
+        raise PermanentError(hyperpod.failure_hint(cluster.failure_message or f"HyperPod cluster is {status}."))
     if polls >= hyperpod.MAX_INSERVICE_POLLS:
         raise PermanentError(f"HyperPod cluster {doc.target} is still {status} after 90 minutes; check its events.")
     return PhaseResult(ready=False, message=f"HyperPod is {status}: {counts}.")
@@ -252,7 +251,7 @@ def park_until_in_service(doc: WorkflowInput, token: str) -> dict[str, object]:
     task's timeout sends the workflow to WaitInService anyway, a poll as fallback."""
     wiring.clusters().park_waiter(doc.target, token)
     cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
-    status = cluster["ClusterStatus"] if cluster else None
+    status = cluster.status if cluster else None
     if status in hyperpod.SETTLED_STATUSES and wiring.clusters().take_waiter(doc.target) == token:
         wiring.workflows().send_task_success(token, {"status": status, "wokenBy": "check"})
         return {"parked": False, "status": status}

@@ -45,13 +45,13 @@ def delete_hyperpod(doc: WorkflowInput) -> PhaseResult:
     if found is None:
         return PhaseResult(outputs={"deleted": polls > 0}, message="No HyperPod cluster remains.", skipped=polls == 0)
     try:
-        tags = sm.tags(found["ClusterArn"])
+        tags = sm.tags(found.arn)
     except LaunchpodError:
         if sm.hyperpod_cluster(name) is None:  # gone between the two reads (ListTags then fails)
             return PhaseResult(outputs={"deleted": True}, message="No HyperPod cluster remains.")
         raise
     record = wiring.clusters().get(doc.target)
-    arn = found["ClusterArn"]
+    arn = found.arn
     if not teardown.created_here(tags, doc.target, settings().resource_prefix, record, ownership.CREATED_HYPERPOD, arn):
         return PhaseResult(
             outputs={"kept": arn},
@@ -59,10 +59,10 @@ def delete_hyperpod(doc: WorkflowInput) -> PhaseResult:
             message=f"{arn} was not created by Launchpod (its registry records no such create); left in place.",
         )
     if polls >= teardown.MAX_POLLS:
-        raise PermanentError(f"HyperPod cluster {name} is still {found['ClusterStatus']} after an hour; check it.")
-    if found["ClusterStatus"] != "Deleting":
+        raise PermanentError(f"HyperPod cluster {name} is still {found.status} after an hour; check it.")
+    if found.status != "Deleting":
         sm.delete_cluster(name)
-    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found['ClusterArn']}.")
+    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found.arn}.")
 
 
 def delete_control_plane(doc: WorkflowInput) -> PhaseResult:

@@ -23,7 +23,7 @@ def change_of(doc: WorkflowInput) -> InstanceGroupChangeInput:
 
 
 def cluster_of(doc: WorkflowInput) -> dict[str, Any]:
-    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
+    cluster = wiring.sagemaker().described_cluster(hyperpod.hyperpod_name(doc.target))
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster any more.")
     return cluster

@@ -55,7 +55,7 @@ def _arn(name: str) -> str:
     found = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise PermanentError(f"{name} has no HyperPod cluster any more.")
-    return str(found["ClusterArn"])
+    return found.arn
 
 
 def move(doc: WorkflowInput) -> PhaseResult:

@@ -18,9 +18,9 @@ def start_update(doc: WorkflowInput) -> PhaseResult:
     cluster = sm.hyperpod_cluster(name)
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster to update.")
-    if cluster["ClusterStatus"] == "SystemUpdating":
+    if cluster.status == "SystemUpdating":
         return PhaseResult(message="An update is already rolling; following it.")
-    groups = [g["InstanceGroupName"] for g in cluster.get("InstanceGroups", [])]
+    groups = [g.name for g in cluster.instance_groups]
     unknown = sorted(set(request.instanceGroups or []) - set(groups))
     if unknown:
         raise PermanentError(f"{doc.target} has no instance group {', '.join(unknown)}; it has {', '.join(groups)}.")
@@ -38,13 +38,15 @@ WAIT_UPDATED = "WaitUpdated"
 
 def wait_updated(doc: WorkflowInput) -> PhaseResult:
     """WaitUpdated: polls until the rolling update has finished and the cluster is InService again."""
-    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target)) or {}
-    status = cluster.get("ClusterStatus", "NOT_FOUND")
-    groups = {g["InstanceGroupName"]: g.get("Status") for g in cluster.get("InstanceGroups", [])}
+    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
+    status = cluster.status if cluster is not None else "NOT_FOUND"
+    groups = {g.name: g.status for g in cluster.instance_groups} if cluster is not None else {}
     if status == "InService" and "SystemUpdating" not in groups.values() and doc.poll.get(WAIT_UPDATED, 0) > 0:
         return PhaseResult(message="Every node is on the new software; InService.")
     if status in ("Failed", "NOT_FOUND", "RollingBack"):
-        raise PermanentError(hyperpod.failure_hint(cluster.get("FailureMessage") or f"The cluster is {status}."))
+        raise PermanentError(
+            hyperpod.failure_hint((cluster.failure_message if cluster else None) or f"The cluster is {status}.")
+        )
     if doc.poll.get(WAIT_UPDATED, 0) >= software.MAX_POLLS:
         raise PermanentError("The software update is still rolling after 6 hours; check the cluster's events.")
     return PhaseResult(
