@@ -6,6 +6,7 @@ from typing import Any
 
 from launchpod.contracts.clusters import ClusterView, EksStatusView, HyperPodStatusView
 from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 
 
@@ -14,7 +15,7 @@ def cluster_view(
     region: str,
     record: ClusterRecord | None,
     eks: EksCluster | None,
-    addons: dict[str, dict[str, Any]],
+    addons: dict[str, EksAddon],
     hyperpod: dict[str, Any] | None,
 ) -> ClusterView:
     eks_view = EksStatusView(
@@ -25,7 +26,7 @@ def cluster_view(
         vpcId=eks.vpc_id if eks else None,
         subnetIds=list(eks.subnet_ids) if eks else [],
         authenticationMode=eks.authentication_mode if eks else None,
-        addons={n: a.get("status", "UNKNOWN") for n, a in addons.items()},
+        addons={n: a.status or "UNKNOWN" for n, a in addons.items()},
     )
     hp_view = HyperPodStatusView(
         status=hyperpod["ClusterStatus"] if hyperpod else "NOT_CREATED",
