@@ -5,7 +5,6 @@ list when it changes (``set_node_sink``, ``kube_node_sink`` for ``sandbox.kube.K
 from __future__ import annotations
 
 import hashlib
-import json
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,9 +37,9 @@ class NodeSinkState:
     """Where each EKS cluster's HyperPod Nodes go, and what was last sent."""
 
     node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None  # where Node lists go
-    pushed: dict[tuple[str, str, str], str] = field(
-        default_factory=dict
-    )  # (account, region, EKS cluster) -> digest of the last list sent
+    # (account, region, EKS cluster) -> the last list sent, compared whole with the next (nothing changes a list
+    # once built: the sink stores copies); a JSON digest of every list, ten times a second, cost more than the lists
+    pushed: dict[tuple[str, str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def _state() -> NodeSinkState:
@@ -236,7 +235,7 @@ def _nodes_of(clusters: Iterable[HyperPodCluster], eks_cluster: str) -> list[dic
 
 
 def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
-    """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
+    """(key, EKS cluster, nodes) for the EKS clusters whose Node list changed (call under lock)."""
     if _state().node_sink is None:
         return []
     # The HyperPod clusters by the EKS cluster they run on, in one pass (not one pass over every cluster per EKS
@@ -248,10 +247,9 @@ def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) 
     out = []
     for eks_cluster in sorted(set(eks_clusters)):
         nodes = _nodes_of(by_eks.get(eks_cluster, []), eks_cluster)
-        digest = hashlib.sha256(json.dumps(nodes, sort_keys=True).encode()).hexdigest()
         key = (backend.account_id, backend.region_name, eks_cluster)
-        if _state().pushed.get(key) != digest:
-            out.append((key, eks_cluster, nodes, digest))
+        if _state().pushed.get(key) != nodes:
+            out.append((key, eks_cluster, nodes))
     return out
 
 
@@ -260,7 +258,7 @@ def push_nodes(pending: list[tuple[Any, ...]]) -> None:
     sink = _state().node_sink
     if sink is None:
         return
-    for key, eks_cluster, nodes, digest in pending:
+    for key, eks_cluster, nodes in pending:
         try:
             sink(eks_cluster, nodes)
         except KeyError:  # the EKS cluster's API server is not running yet: retried on the next look
@@ -270,7 +268,7 @@ def push_nodes(pending: list[tuple[Any, ...]]) -> None:
             log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
             continue
         with LOCK:
-            _state().pushed[key] = digest
+            _state().pushed[key] = nodes
 
 
 async def _rebooted_event(emulator: Any, before: dict[str, Any] | None, node: dict[str, Any]) -> None:
