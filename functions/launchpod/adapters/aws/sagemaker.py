@@ -10,8 +10,9 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.adapters.aws.tags import tag_dict, tag_list
-from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster, InstanceGroupState
+from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.training_plans import (
@@ -57,23 +58,6 @@ def node_details(details: Mapping[str, Any]) -> NodeDetails:
         last_software_update=details.get("LastSoftwareUpdateTime"),
         image_release_version=details.get("CurrentImageReleaseVersion"),
         described=dict(details),
-    )
-
-
-def instance_group_state(details: Mapping[str, Any]) -> InstanceGroupState:
-    """A group from DescribeCluster's InstanceGroups (ClusterInstanceGroupDetails)."""
-    counts: dict[str, int] = {}
-    for d in details.get("InstanceTypeDetails") or []:
-        counts[str(d["InstanceType"])] = counts.get(str(d["InstanceType"]), 0) + int(d.get("CurrentCount") or 0)
-    return InstanceGroupState(
-        name=str(details["InstanceGroupName"]),
-        status=details.get("Status"),
-        instance_type=details.get("InstanceType"),
-        current_instance_types=tuple((details.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or ()),
-        current_count=int(details.get("CurrentCount") or 0),
-        target_count=int(details.get("TargetCount") or 0),
-        type_counts=counts,
-        training_plan_arn=details.get("TrainingPlanArn"),
     )
 
 
