@@ -167,7 +167,9 @@ def wait_group(doc: WorkflowInput) -> PhaseResult:
     done, failure = workflow.operation_state(change.action, change.group, operation, details)
     if failure:
         name = hyperpod.hyperpod_name(doc.target)
-        why = wiring.sagemaker().latest_group_error(name, change.group, since) if cluster.continuous else None
+        why = (
+            wiring.sagemaker().latest_group_error(name, change.group, since) if hyperpod.keeps_events(cluster) else None
+        )
         # What the operation (or DescribeCluster) says of the group, then HyperPod's own words for why.
         raise PermanentError(hyperpod.failure_hint(f"{failure} {why or cluster.failure_message or ''}".strip()))
     followed = workflow.scaling_detail(operation, change.group) is not None
