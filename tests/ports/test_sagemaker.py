@@ -217,7 +217,6 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
     assert sagemaker.hyperpod_cluster("ghost") is None
-    assert sagemaker.described_cluster("ghost") is None
     assert sagemaker.hyperpod_clusters() == []
     assert sagemaker.hyperpod_names() == []
 

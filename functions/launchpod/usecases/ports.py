@@ -131,9 +131,9 @@ class HyperPodReader(Protocol):
 
 
 class HyperPodClusters(Protocol):
-    """SageMaker's HyperPod clusters, as DescribeCluster answers them (adapters.aws.sagemaker)."""
+    """SageMaker's HyperPod clusters, each read from DescribeCluster (adapters.aws.sagemaker)."""
 
-    def described_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_cluster(self, name: str) -> HyperPodCluster | None: ...
 
 
 class HyperPodNodes(Protocol):
@@ -155,7 +155,6 @@ class HyperPodMoves(HyperPodNodes, Protocol):
 class HyperPods(Protocol):
     """SageMaker HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
 
-    def described_cluster(self, name: str) -> dict[str, Any] | None: ...
     def hyperpod_cluster(self, name: str) -> HyperPodCluster | None: ...
     def hyperpod_names(self) -> list[str]: ...
     def hyperpod_clusters(self) -> list[HyperPodCluster]: ...

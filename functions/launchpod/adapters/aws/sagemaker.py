@@ -217,16 +217,12 @@ class SageMaker:
 
     def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
         """DescribeCluster, read as a HyperPodCluster; None when there is no such cluster."""
-        described = self.described_cluster(name)
-        return hyperpod_cluster_of(described) if described is not None else None
-
-    def described_cluster(self, name: str) -> dict[str, Any] | None:
-        """DescribeCluster's answer as AWS sends it, for the readers not yet on hyperpod_cluster (issue 30)."""
         with aws_call("sagemaker:DescribeCluster"):
             # SageMaker answers ValidationException for a cluster that does not exist.
-            return or_none(
-                lambda: dict(self.sm.describe_cluster(ClusterName=name)), "ResourceNotFound", "ValidationException"
+            described = or_none(
+                lambda: self.sm.describe_cluster(ClusterName=name), "ResourceNotFound", "ValidationException"
             )
+        return hyperpod_cluster_of(described) if described is not None else None
 
     def create_cluster(
         self,
@@ -333,8 +329,8 @@ class SageMaker:
 
     def hyperpod_clusters(self) -> list[HyperPodCluster]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
-        described = (self.described_cluster(n) for n in self.hyperpod_names())
-        return [hyperpod_cluster_of(c) for c in described if c is not None]
+        found = (self.hyperpod_cluster(n) for n in self.hyperpod_names())
+        return [c for c in found if c is not None]
 
     def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
         """Why an instance group failed: the newest Error-level event HyperPod recorded for it (after ``since``
