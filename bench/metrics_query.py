@@ -114,7 +114,7 @@ def main() -> None:
         }
         for label, promql in timed.items():
             found = adapter.query_range(endpoint, promql, now - DAY, now, 60)  # warm-up, and the shape
-            points = sum(len(r["values"]) for r in found)
+            points = sum(len(r.samples) for r in found)
             walls, cpus = [], []
             for _ in range(args.samples):
                 t0, c0 = time.perf_counter(), time.process_time()

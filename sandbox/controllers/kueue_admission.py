@@ -122,8 +122,9 @@ def _priority(emulator: Any, job: dict[str, Any]) -> tuple[str | None, int]:
 async def _ensure_workloads(emulator: Any) -> None:
     """A Workload for each queued job and each queued pod of a Deployment (sandbox.controllers.kueue_pods); a
     Workload whose job or pod is gone goes with it (its owner reference)."""
-    jobs = [j for j in emulator.list_objects(PYTORCH) if queued(j)]
-    pods = [p for p in emulator.list_objects("v1/pods") if kueue_pods.queued(p)]
+    # read only (put_object stores a copy of the Workload built from them)
+    jobs = [j for j in emulator.list_objects(PYTORCH, copied=False) if queued(j)]
+    pods = [p for p in emulator.list_objects("v1/pods", copied=False) if kueue_pods.queued(p)]
     names = set()
     for owner, pod in [*((j, False) for j in jobs), *((p, True) for p in pods)]:
         meta = owner["metadata"]
@@ -156,7 +157,7 @@ async def _ensure_workloads(emulator: Any) -> None:
             },
         }
         await emulator.put_object(WORKLOADS, workload)
-    for workload in emulator.list_objects(WORKLOADS):
+    for workload in emulator.list_objects(WORKLOADS, copied=False):
         meta = workload["metadata"]
         if _ours(workload) and (meta["namespace"], meta["name"]) not in names:
             await emulator.delete_object(WORKLOADS, meta["namespace"], meta["name"])
@@ -369,8 +370,8 @@ async def admit_all(emulator: Any) -> None:
     workloads = [w for w in emulator.list_objects(WORKLOADS) if _ours(w)]
     live = [w for w in workloads if admitted(w)]
     usage = _usage_of(live)
-    nodes = emulator.list_objects("v1/nodes")
-    bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
+    nodes = emulator.list_objects("v1/nodes", copied=False)  # read only
+    bound = [p for p in emulator.list_objects("v1/pods", copied=False) if (p.get("spec") or {}).get("nodeName")]
     waiting = sorted(
         (w for w in workloads if not admitted(w)),
         key=lambda w: (-int(w["spec"].get("priority") or 0), str(w["metadata"].get("creationTimestamp") or "")),

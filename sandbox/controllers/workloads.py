@@ -47,7 +47,7 @@ def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
 
 
 async def _reconcile(emulator: Any, cluster: str | None = None) -> None:
-    node_objects = emulator.list_objects("v1/nodes")
+    node_objects = emulator.list_objects("v1/nodes", copied=False)  # read only
     for deployment in emulator.list_objects("apps/v1/deployments"):
         await _run_deployment(emulator, deployment, node_objects)
     agent_nodes: set[str] = set()
@@ -168,7 +168,7 @@ async def _place(
     """Create or update one Pod: bound to a node the scheduler accepts, or Pending; True when ready."""
     namespace, pod_spec = owner["namespace"], template.get("spec") or {}
     life = f"{owner.get('uid')}/{name}"  # a Deployment made again starts new Pods
-    old = emulator.get_object("v1/pods", namespace, name)
+    old = emulator.get_object("v1/pods", namespace, name, copied=False)  # read only: the new Pod is built anew
     node = ((old or {}).get("spec") or {}).get("nodeName")
     message = ""
     # a pod in a team's queue waits, gated, until Kueue admits it (sandbox.controllers.kueue_pods)

@@ -239,6 +239,8 @@ class EmulatorStore(kmock.KubernetesEmulator):
             )
 
     async def _emit(self, res: references.resource, event_type: str, obj: dict[str, Any]) -> None:
+        if event_type != "MODIFIED":  # an object came to life or went away: the live index is rebuilt on next use
+            self._indexed = -1
         await self._buses[res].put({"type": event_type, "object": obj})
 
     def _body(self, request: rendering.Request) -> Any:
@@ -392,10 +394,16 @@ class EmulatorStore(kmock.KubernetesEmulator):
             if self._alive(key):
                 await self._remove(key[0], key, dry_run=False)
 
-    def get_object(self, resource: str, namespace: str | None, name: str) -> dict[str, Any] | None:
-        """The current state of an object, or None (call on the emulator loop)."""
+    def get_object(
+        self, resource: str, namespace: str | None, name: str, *, copied: bool = True
+    ) -> dict[str, Any] | None:
+        """The current state of an object, or None (call on the emulator loop); ``copied=False`` as for
+        ``list_objects``."""
         key = (resource_of(resource), namespace, name)
-        return clone(self._objects[key].raw) if self._alive(key) else None
+        if not self._alive(key):
+            return None
+        raw: dict[str, Any] = self._objects[key].raw
+        return clone(raw) if copied else raw
 
     def exists(self, resource: str, namespace: str | None, name: str) -> bool:
         """Whether an object is live, without copying it (controllers ask this of CRDs every tick)."""
@@ -414,14 +422,18 @@ class EmulatorStore(kmock.KubernetesEmulator):
         return [clone(raw) for raw in found] if copied else found
 
     def _of_resource(self, res: references.resource) -> list[tuple[Any, Any]]:
-        """The (key, object) pairs of one resource, in the store's order, without walking every object.
+        """The (key, object) pairs of one resource's live objects, in the store's order, without walking every
+        object: a cluster keeps every object it ever had (kmock's DELETE and this store's soft-delete it:
+        ``deleted`` is True and its history stays), and its controllers list Pods many times a second.
 
-        Rebuilt when the number of keys changes: a key, once added, keeps its object for good (kmock's DELETE
-        and this store's soft-delete it: ``deleted`` is True and its history stays), and nothing in the sandbox
-        hard-deletes one, which is the one change the count would not see."""
+        Rebuilt when an object is added or goes away (``_emit``) and when the number of keys changes (an object
+        put in ``objects`` directly). A reader still checks ``deleted``: an object soft-deleted directly stays
+        listed here until the next rebuild."""
         if len(self._objects) != self._indexed:
             by_resource: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
             for key, obj in list(self._objects.items()):
+                if obj.deleted:
+                    continue
                 r = key[0]
                 by_resource.setdefault((r.group, r.version, r.plural), []).append((key, obj))
             self._by_resource, self._indexed = by_resource, len(self._objects)

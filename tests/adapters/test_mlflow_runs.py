@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.mlflow import MlflowRun
 from launchpod.runtime.settings import settings
 
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -81,7 +82,7 @@ def api(monkeypatch):
 def test_the_newest_run_of_the_experiment_is_searched_on_the_named_server_with_sigv4(api) -> None:
     api.behaviour = "runs"
     run = Mlflow().latest_run(ARN, "my job")
-    assert run == {"run_id": "abc", "experiment_id": "7", "run_name": "my job"}
+    assert run == MlflowRun(run_id="abc", experiment_id="7", run_name="my job")
     (get_path, get_arn, _, auth), (post_path, post_arn, body, _) = api.seen
     assert get_path == "/api/2.0/mlflow/experiments/get-by-name?experiment_name=my%20job"
     assert post_path == "/api/2.0/mlflow/runs/search"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import kubernetes_validate
 import pytest
 from launchpod.domain import dependencies
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.dependencies import objects
 
 from tests.fakes.instance_facts import Instances
@@ -72,7 +73,7 @@ def test_the_efa_plugin_runs_wherever_a_job_asks_for_efa():
 
 
 def test_status_reports_required_optional_pinned_installed_and_drift():
-    addons = {"cert-manager": {"addonVersion": "v1.15.0-eksbuild.1", "status": "ACTIVE"}}
+    addons = {"cert-manager": EksAddon("cert-manager", "ACTIVE", "v1.15.0-eksbuild.1")}
     rows = {r["name"]: r for r in dependencies.status(addons, {"nvidia-device-plugin": "v0.17.2"})}
     assert rows["cert-manager"]["drift"] is True and rows["cert-manager"]["state"] == "ACTIVE"
     assert rows["metrics-server"]["state"] == "NOT_INSTALLED" and rows["metrics-server"]["drift"] is False
@@ -200,7 +201,7 @@ def test_the_health_agent_entry_installs_hyperpods_deep_health_check_and_patchin
 def test_a_pin_offered_for_the_clusters_kubernetes_version_is_wanted_without_drift():
     pin = next(a for a in dependencies.manifest().addons if a.name == "cert-manager").version
     offered = {"cert-manager": ([pin, "v1.17.0-eksbuild.1"], "v1.17.0-eksbuild.1")}
-    addons = {"cert-manager": {"addonVersion": pin, "status": "ACTIVE"}}
+    addons = {"cert-manager": EksAddon("cert-manager", "ACTIVE", pin)}
     row = next(r for r in dependencies.status(addons, {}, offered, "1.34") if r["name"] == "cert-manager")
     assert (row["wanted"], row["drift"], row.get("note")) == (pin, False, None)
 
@@ -209,7 +210,7 @@ def test_a_pin_eks_does_not_offer_is_drift_with_ekss_default_wanted_even_once_in
     offered = {"cert-manager": (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")}
     pin = next(a for a in dependencies.manifest().addons if a.name == "cert-manager").version
     for installed in (None, "v1.19.0-eksbuild.1"):
-        addons = {"cert-manager": {"addonVersion": installed, "status": "ACTIVE"}} if installed else {}
+        addons = {"cert-manager": EksAddon("cert-manager", "ACTIVE", installed)} if installed else {}
         row = next(r for r in dependencies.status(addons, {}, offered, "1.34") if r["name"] == "cert-manager")
         assert row["wanted"] == "v1.19.0-eksbuild.1" and row["drift"] is True
         assert row["note"] == f"{pin} is not offered for Kubernetes 1.34; EKS's default v1.19.0-eksbuild.1 is used"
@@ -218,14 +219,14 @@ def test_a_pin_eks_does_not_offer_is_drift_with_ekss_default_wanted_even_once_in
 def test_reconcile_plans_ekss_default_when_the_pin_is_not_offered_and_nothing_once_it_runs():
     offered = {a.name: ([a.version], a.version) for a in dependencies.manifest().addons}
     offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")
-    installed = {a.name: {"addonVersion": a.version, "status": "ACTIVE"} for a in dependencies.wanted_addons(False)}
-    installed["cert-manager"] = {"addonVersion": "v1.18.1-eksbuild.1", "status": "ACTIVE"}
+    installed = {a.name: EksAddon(a.name, "ACTIVE", a.version) for a in dependencies.wanted_addons(False)}
+    installed["cert-manager"] = EksAddon("cert-manager", "ACTIVE", "v1.18.1-eksbuild.1")
     rows = dependencies.status(
         installed, {m.name: m.version for m in dependencies.manifest().manifests}, offered, "1.34"
     )
     plan = dependencies.reconcile_plan("c1", rows, include_optional=False)
     assert [s.target for s in plan.steps] == ["EKS add-on cert-manager v1.19.0-eksbuild.1"]
-    installed["cert-manager"]["addonVersion"] = "v1.19.0-eksbuild.1"
+    installed["cert-manager"] = EksAddon("cert-manager", "ACTIVE", "v1.19.0-eksbuild.1")
     rows = dependencies.status(
         installed, {m.name: m.version for m in dependencies.manifest().manifests}, offered, "1.34"
     )

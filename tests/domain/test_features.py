@@ -8,9 +8,11 @@ import pytest
 from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, ownership
+from launchpod.domain.clusters.eks_addon import AddonIssue, EksAddon
 from launchpod.domain.errors import Conflict
 
 OURS = ownership.aws_tags("c1", "launchpod")
+OPERATOR, GOVERNANCE = "amazon-sagemaker-hyperpod-training-operator", "amazon-sagemaker-hyperpod-taskgovernance"
 IN_SERVICE = {"ClusterStatus": "InService", "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc"}
 
 
@@ -34,24 +36,32 @@ def test_enabling_the_training_operator_installs_cert_manager_first():
 
 
 def test_with_cert_manager_active_the_plan_does_not_touch_it():
-    steps = _plan({"trainingOperator": {"enabled": True}}, _real(addons={"cert-manager": {"status": "ACTIVE"}}))
+    steps = _plan(
+        {"trainingOperator": {"enabled": True}}, _real(addons={"cert-manager": EksAddon("cert-manager", "ACTIVE")})
+    )
     assert "EKS add-on cert-manager" not in [t for _, t, _ in steps]
 
 
 def test_a_broken_cert_manager_refuses_the_training_operator_naming_it():
-    broken = {"status": "CREATE_FAILED", "health": {"issues": [{"code": "AccessDenied", "message": "no"}]}}
+    broken = EksAddon("cert-manager", "CREATE_FAILED", issues=(AddonIssue("AccessDenied", "no"),))
     with pytest.raises(Conflict, match="cert-manager, which is cert-manager is CREATE_FAILED"):
         _plan({"trainingOperator": {"enabled": True}}, _real(addons={"cert-manager": broken}))
 
 
 def test_an_installed_operator_is_noop_and_one_not_ours_is_not_removed():
-    mine = {"amazon-sagemaker-hyperpod-training-operator": {"status": "ACTIVE", "tags": OURS}}
+    mine = {
+        "amazon-sagemaker-hyperpod-training-operator": EksAddon(
+            "amazon-sagemaker-hyperpod-training-operator", "ACTIVE", tags=OURS
+        )
+    }
     assert _plan({"trainingOperator": {"enabled": True}}, _real(addons=mine)) == []
     assert [a for a, _, _ in _plan({"trainingOperator": {"enabled": False}}, _real(addons=mine))] == [
         "delete",
         "delete",
     ]
-    theirs = {"amazon-sagemaker-hyperpod-training-operator": {"status": "ACTIVE", "tags": {}}}
+    theirs = {
+        "amazon-sagemaker-hyperpod-training-operator": EksAddon("amazon-sagemaker-hyperpod-training-operator", "ACTIVE")
+    }
     with pytest.raises(Conflict, match="not installed by Launchpod"):
         _plan({"trainingOperator": {"enabled": False}}, _real(addons=theirs))
 
@@ -121,7 +131,11 @@ def test_task_governance_is_one_add_on_step_and_needs_hyperpod():
     ]
     with pytest.raises(Conflict, match="no HyperPod cluster"):
         _plan({"taskGovernance": {"enabled": True}}, _real(hyperpod=None))
-    mine = {"amazon-sagemaker-hyperpod-taskgovernance": {"status": "ACTIVE", "tags": OURS}}
+    mine = {
+        "amazon-sagemaker-hyperpod-taskgovernance": EksAddon(
+            "amazon-sagemaker-hyperpod-taskgovernance", "ACTIVE", tags=OURS
+        )
+    }
     assert _plan({"taskGovernance": {"enabled": True}}, _real(addons=mine)) == []
     assert [a for a, _, _ in _plan({"taskGovernance": {"enabled": False}}, _real(addons=mine))] == ["delete"]
 
@@ -144,7 +158,7 @@ def test_autoscaling_is_read_back_with_its_status_and_failure_message():
 
 
 def test_enabling_inference_installs_the_fsx_csi_driver_it_fails_without_then_its_role_and_values():
-    installed = {n: {"status": "ACTIVE"} for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server")}
+    installed = {n: EksAddon(n, "ACTIVE") for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server")}
     steps = _plan({"inferenceOperator": {"enabled": True}}, _real(addons=installed))
     assert steps[0][:2] == ("install", "EKS add-on aws-fsx-csi-driver")
     assert all(p == "InferenceOperator" for _, _, p in steps)
@@ -157,7 +171,7 @@ def test_enabling_inference_installs_the_fsx_csi_driver_it_fails_without_then_it
 
 def test_enabling_inference_with_the_fsx_csi_driver_installed_plans_no_install_of_it():
     installed = {
-        n: {"status": "ACTIVE"}
+        n: EksAddon(n, "ACTIVE")
         for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server", "aws-fsx-csi-driver")
     }
     steps = _plan({"inferenceOperator": {"enabled": True}}, _real(addons=installed))

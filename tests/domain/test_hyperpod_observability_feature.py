@@ -4,12 +4,12 @@ collector's policy scoped to its workspace, and the view's workspace and Grafana
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, hyperpod_observability, ownership
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import Conflict
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from pydantic import ValidationError
 
 OURS = ownership.aws_tags("c1", "launchpod")
@@ -18,16 +18,16 @@ WORKSPACE = "arn:aws:aps:us-east-1:123456789012:workspace/ws-0123abcd"
 GRAFANA = "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-abc123"
 
 
-def _real(addons: dict) -> features.RealState:
+def _real(addons: dict[str, EksAddon]) -> features.RealState:
     return features.RealState(cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
 
 
-def _steps(enabled: bool, addons: dict) -> list[tuple[str, str, str | None]]:
+def _steps(enabled: bool, addons: dict[str, EksAddon]) -> list[tuple[str, str, str | None]]:
     body = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": enabled})
     return [(s.action, s.target, s.phase) for s in features.plan(body, _real(addons)).steps]
 
 
-def _view(addons: dict):
+def _view(addons: dict[str, EksAddon]):
     return next(v for v in features.views(_real(addons)) if v.name == "hyperpodObservability")
 
 
@@ -40,11 +40,11 @@ def test_enabling_plans_the_workspace_then_the_collectors_role_then_the_pinned_a
 
 
 def test_enabling_an_installed_add_on_even_one_installed_elsewhere_is_an_empty_plan():
-    assert _steps(True, {ADDON: {"status": "ACTIVE", "tags": {}}}) == []
+    assert _steps(True, {ADDON: EksAddon(ADDON, "ACTIVE")}) == []
 
 
 def test_disabling_removes_the_add_on_and_role_but_not_the_workspace():
-    assert _steps(False, {ADDON: {"status": "ACTIVE", "tags": OURS}}) == [
+    assert _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}) == [
         ("delete", f"EKS add-on {ADDON}", "HyperPodObservability"),
         ("delete", "IAM role launchpod-c1-hp-observability", "HyperPodObservability"),
     ]
@@ -53,7 +53,7 @@ def test_disabling_removes_the_add_on_and_role_but_not_the_workspace():
 
 def test_disabling_an_add_on_the_console_installed_is_refused_naming_the_field():
     with pytest.raises(Conflict, match="not installed by Launchpod") as caught:
-        _steps(False, {ADDON: {"status": "ACTIVE", "tags": {}}})
+        _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE")})
     assert caught.value.details[0]["field"] == "body.hyperpodObservability.enabled"
 
 
@@ -78,9 +78,7 @@ def test_the_view_shows_the_workspace_and_the_grafana_dashboard_it_writes_to():
         "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-0123abcd/", WORKSPACE, GRAFANA
     )
     assert values["ampWorkspace"]["prometheusEndpoint"].endswith("/workspaces/ws-0123abcd")  # no trailing slash
-    view = _view(
-        {ADDON: {"status": "ACTIVE", "addonVersion": "v1.0.5-eksbuild.1", "configurationValues": json.dumps(values)}}
-    )
+    view = _view({ADDON: EksAddon(ADDON, "ACTIVE", "v1.0.5-eksbuild.1", configuration=values)})
     assert view.enabled and view.status == "ACTIVE"
     assert view.settings["grafanaUrl"] == (
         "https://g-abc123.grafana-workspace.us-east-1.amazonaws.com/d/aws-sm-hp-observability-cluster-v1_0"
@@ -90,15 +88,18 @@ def test_the_view_shows_the_workspace_and_the_grafana_dashboard_it_writes_to():
     assert not off.enabled and off.status == "DISABLED" and "launchpod-c1-metrics" in (off.note or "")
 
 
-OUR_GRAFANA = {
-    "id": "g-0123456789",
-    "arn": "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-0123456789",
-    "status": "ACTIVE",
-    "authentication": {"providers": ["SAML"], "samlConfigurationStatus": "NOT_CONFIGURED"},
-}
+OUR_GRAFANA = GrafanaWorkspace(
+    id="g-0123456789",
+    arn="arn:aws:grafana:us-east-1:123456789012:/workspaces/g-0123456789",
+    status="ACTIVE",
+    sign_in=("SAML",),
+    saml_configuration_status="NOT_CONFIGURED",
+)
 
 
-def _grafana_steps(body: dict, addons: dict, grafana: dict | None = None) -> list[tuple[str, str]]:
+def _grafana_steps(
+    body: dict, addons: dict[str, EksAddon], grafana: GrafanaWorkspace | None = None
+) -> list[tuple[str, str]]:
     request = UpdateFeaturesInput(name="c1", hyperpodObservability=body)
     real = features.RealState(
         cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None, grafana=grafana
@@ -124,11 +125,11 @@ def test_asked_to_create_grafana_the_plan_adds_its_role_and_workspace_before_the
         in features.plan(UpdateFeaturesInput(name="c1", hyperpodObservability=sso), real).steps[3].reason
     )
     # on already: NOOP, as for an existing workspace's ARN (Grafana is chosen when the feature is turned on)
-    assert _grafana_steps({"enabled": True, "createGrafanaWorkspace": True}, {ADDON: {"status": "ACTIVE"}}) == []
+    assert _grafana_steps({"enabled": True, "createGrafanaWorkspace": True}, {ADDON: EksAddon(ADDON, "ACTIVE")}) == []
 
 
 def test_turning_it_off_deletes_the_grafana_workspace_launchpod_made_and_its_role():
-    ours = {ADDON: {"status": "ACTIVE", "tags": OURS}}
+    ours = {ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}
     assert _grafana_steps({"enabled": False}, ours, OUR_GRAFANA)[2:] == [
         ("delete", "Amazon Managed Grafana workspace launchpod-c1-grafana"),
         ("delete", "IAM role launchpod-c1-grafana"),
@@ -150,14 +151,14 @@ def test_grafana_creation_options_are_refused_where_they_cannot_apply():
 def test_the_view_shows_the_grafana_workspace_launchpod_made_and_that_its_sign_in_is_not_set_up_yet():
     real = features.RealState(
         cluster="c1",
-        addons={ADDON: {"status": "ACTIVE", "tags": OURS}},
+        addons={ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)},
         hyperpod=None,
         checkpoint_account=None,
         checkpoint_role=None,
         grafana=OUR_GRAFANA,
     )
     view = next(v for v in features.views(real) if v.name == "hyperpodObservability")
-    assert ("Amazon Managed Grafana workspace", OUR_GRAFANA["arn"], "ACTIVE") in {
+    assert ("Amazon Managed Grafana workspace", OUR_GRAFANA.arn, "ACTIVE") in {
         (o.kind, o.name, o.state) for o in view.objects
     }
     assert str(view.settings["grafanaSignIn"]).startswith("SAML (not configured: give the workspace your identity")

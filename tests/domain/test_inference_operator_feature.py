@@ -8,14 +8,15 @@ import pytest
 from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, ownership
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import Conflict
 
 OURS = ownership.aws_tags("c1", "launchpod")
-DEPS = {"aws-mountpoint-s3-csi-driver": {"status": "ACTIVE"}, "metrics-server": {"status": "ACTIVE"}}
+DEPS = {n: EksAddon(n, "ACTIVE") for n in ("aws-mountpoint-s3-csi-driver", "metrics-server")}
 ADDON = "amazon-sagemaker-hyperpod-inference"
 
 
-def _real(addons: dict) -> features.RealState:
+def _real(addons: dict[str, EksAddon]) -> features.RealState:
     return features.RealState(
         cluster="c1",
         addons=addons,
@@ -25,7 +26,7 @@ def _real(addons: dict) -> features.RealState:
     )
 
 
-def _steps(body: dict, addons: dict) -> list[tuple[str, str, str | None]]:
+def _steps(body: dict, addons: dict[str, EksAddon]) -> list[tuple[str, str, str | None]]:
     return [
         (s.action, s.target, s.phase)
         for s in features.plan(UpdateFeaturesInput(name="c1", **body), _real(addons)).steps
@@ -49,19 +50,19 @@ def test_a_missing_dependency_addon_is_refused_naming_it_and_the_route_that_inst
     with pytest.raises(
         Conflict, match=r"aws-mountpoint-s3-csi-driver is not installed \(installing the cluster's dependencies"
     ):
-        _steps({"inferenceOperator": {"enabled": True}}, {"metrics-server": {"status": "ACTIVE"}})
+        _steps({"inferenceOperator": {"enabled": True}}, {"metrics-server": EksAddon("metrics-server", "ACTIVE")})
 
 
 def test_installed_is_noop_and_disabling_removes_addon_and_role_only_when_ours():
-    mine = DEPS | {ADDON: {"status": "ACTIVE", "tags": OURS}}
+    mine = DEPS | {ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}
     assert _steps({"inferenceOperator": {"enabled": True}}, mine) == []
     assert [a for a, _, _ in _steps({"inferenceOperator": {"enabled": False}}, mine)] == ["delete", "delete"]
     with pytest.raises(Conflict, match="not installed by Launchpod"):
-        _steps({"inferenceOperator": {"enabled": False}}, DEPS | {ADDON: {"status": "ACTIVE", "tags": {}}})
+        _steps({"inferenceOperator": {"enabled": False}}, DEPS | {ADDON: EksAddon(ADDON, "ACTIVE")})
 
 
 def test_the_view_shows_it_disabled_with_what_blocks_it():
     view = next(v for v in features.views(_real({})) if v.name == "inferenceOperator")
     assert not view.enabled and view.status == "DISABLED"
     assert any("metrics-server" in b for b in view.blockedBy)
-    assert features.inference_enabled({ADDON: {"status": "ACTIVE"}}) and not features.inference_enabled({})
+    assert features.inference_enabled({ADDON: EksAddon(ADDON, "ACTIVE")}) and not features.inference_enabled({})

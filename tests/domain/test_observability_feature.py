@@ -6,17 +6,18 @@ from __future__ import annotations
 import pytest
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, observability, ownership
+from launchpod.domain.clusters.eks_addon import AddonIssue, EksAddon
 from launchpod.domain.errors import Conflict
 
 OURS = ownership.aws_tags("c1", "launchpod")
 ADDON = "amazon-cloudwatch-observability"
 
 
-def _real(addons: dict) -> features.RealState:
+def _real(addons: dict[str, EksAddon]) -> features.RealState:
     return features.RealState(cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
 
 
-def _steps(enabled: bool, addons: dict) -> list[tuple[str, str, str | None]]:
+def _steps(enabled: bool, addons: dict[str, EksAddon]) -> list[tuple[str, str, str | None]]:
     body = UpdateFeaturesInput(name="c1", observability={"enabled": enabled})
     return [(s.action, s.target, s.phase) for s in features.plan(body, _real(addons)).steps]
 
@@ -29,11 +30,11 @@ def test_enabling_creates_the_pod_identity_role_then_the_pinned_add_on_without_n
 
 
 def test_enabling_an_installed_add_on_is_an_empty_plan():
-    assert _steps(True, {ADDON: {"status": "DEGRADED", "tags": OURS}}) == []
+    assert _steps(True, {ADDON: EksAddon(ADDON, "DEGRADED", tags=OURS)}) == []
 
 
 def test_disabling_removes_the_add_on_then_its_role_and_nothing_when_absent():
-    assert _steps(False, {ADDON: {"status": "ACTIVE", "tags": OURS}}) == [
+    assert _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}) == [
         ("delete", f"EKS add-on {ADDON}", "Observability"),
         ("delete", "IAM role launchpod-c1-observability", "Observability"),
     ]
@@ -42,13 +43,14 @@ def test_disabling_removes_the_add_on_then_its_role_and_nothing_when_absent():
 
 def test_disabling_an_add_on_someone_else_installed_is_refused():
     with pytest.raises(Conflict, match="not installed by Launchpod") as caught:
-        _steps(False, {ADDON: {"status": "ACTIVE", "tags": {}}})
+        _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE")})
     assert caught.value.details[0]["field"] == "body.observability.enabled"
 
 
 def test_the_view_names_the_application_log_group_and_says_when_it_waits_for_nodes():
-    waiting = {"status": "DEGRADED", "addonVersion": "v6.2.0-eksbuild.1"}
-    waiting["health"] = {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "no replicas"}]}
+    waiting = EksAddon(
+        ADDON, "DEGRADED", "v6.2.0-eksbuild.1", issues=(AddonIssue("InsufficientNumberOfReplicas", "no replicas"),)
+    )
     view = next(v for v in features.views(_real({ADDON: waiting})) if v.name == "observability")
     assert (view.enabled, view.status) == (True, "DEGRADED")
     assert view.settings == {"applicationLogGroup": "/aws/containerinsights/c1/application"}

@@ -115,7 +115,8 @@ def test_asked_to_it_makes_a_grafana_workspace_reading_the_prometheus_one_and_gi
     configure_features.hyperpod_observability(doc)
     (workspace,) = grafana.workspaces.values()
     (created,) = eks.created
-    assert created["configuration"]["amgWorkspace"] == {"workspaceName": workspace["id"], "arn": workspace["arn"]}
+    arn = f"arn:aws:grafana:us-east-1:123456789012:/workspaces/{workspace['id']}"
+    assert created["configuration"]["amgWorkspace"] == {"workspaceName": workspace["id"], "arn": arn}
     assert len(grafana.created) == 1  # found again by its name and tags, not made twice
 
 
@@ -127,6 +128,6 @@ def test_disabling_deletes_the_grafana_workspace_launchpod_made_and_its_role(fak
     someone_elses = grafana.create("team-dashboards", "arn:aws:iam::123456789012:role/y", "SAML", {"team": "ml"})
     eks.addon_map["c1"][ADDON] = {"status": "ACTIVE", "tags": TAGS}
     configure_features.hyperpod_observability(_doc(False))
-    assert grafana.workspaces[made["id"]]["status"] == "DELETING"
-    assert grafana.workspaces[someone_elses["id"]]["status"] == "CREATING"
+    assert grafana.workspaces[made.id]["status"] == "DELETING"
+    assert grafana.workspaces[someone_elses.id]["status"] == "CREATING"
     assert GRAFANA in [name for name, _ in iam.deleted]

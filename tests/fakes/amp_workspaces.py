@@ -1,9 +1,13 @@
 """Amazon Managed Prometheus workspaces in memory (usecases.ports.PrometheusWorkspaces): CreateWorkspace answers
-a workspace CREATING, which ``activate`` makes ACTIVE (as AMP does some seconds later)."""
+a workspace CREATING, which ``activate`` makes ACTIVE (as AMP does some seconds later). ``workspaces`` holds them
+as DescribeWorkspace answers them, read as the adapter reads them."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from launchpod.adapters.aws.amp import prometheus_workspace
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 
@@ -12,10 +16,10 @@ class AmpWorkspaces:
     def __init__(self) -> None:
         self.workspaces: dict[str, dict[str, Any]] = {}  # by id
 
-    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None:
+    def owned(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace | None:
         return next(
             (
-                dict(w)
+                prometheus_workspace(w)
                 for w in self.workspaces.values()
                 if w["alias"] == alias
                 and w["status"]["statusCode"] != "DELETING"
@@ -24,7 +28,7 @@ class AmpWorkspaces:
             None,
         )
 
-    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]:
+    def create(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace:
         workspace = f"ws-{len(self.workspaces):08d}-0000-0000-0000-000000000000"
         self.workspaces[workspace] = {
             "workspaceId": workspace,
@@ -34,7 +38,7 @@ class AmpWorkspaces:
             "prometheusEndpoint": f"https://aps-workspaces.{REGION}.amazonaws.com/workspaces/{workspace}/",
             "tags": dict(tags),
         }
-        return dict(self.workspaces[workspace])
+        return prometheus_workspace(self.workspaces[workspace])
 
     def activate(self) -> None:
         for w in self.workspaces.values():

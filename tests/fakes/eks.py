@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from launchpod.adapters.aws.eks import eks_cluster
+from launchpod.adapters.aws.eks import eks_addon, eks_cluster
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, NotFound
 
@@ -30,7 +32,9 @@ def _offered(
 class Eks:
     """EKS: clusters by name as DescribeCluster answers them (its name and ARN filled in where a test leaves
     them out, as EKS always gives both), read as the adapter reads them; each cluster's add-ons by name, and
-    the add-on versions offered (``offered``'s entry, or else the dependency manifest's pin alone)."""
+    the add-on versions offered (``offered``'s entry, or else the dependency manifest's pin alone). Add-ons are
+    kept as DescribeAddon answers them (``addon_map``: cluster -> name -> answer, its addonName filled in where a
+    test leaves it out) and read as the adapter reads them."""
 
     def __init__(
         self,
@@ -56,14 +60,14 @@ class Eks:
     def cluster_names(self) -> set[str]:
         return set(self.clusters)
 
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+    def addons(self, cluster: str) -> dict[str, EksAddon]:
         """A cluster neither seeded nor given add-ons does not exist: ListAddons answers ResourceNotFound."""
         if cluster not in self.clusters and cluster not in self.addon_map:
             raise NotFound(
                 f"eks:ListAddons failed: ResourceNotFoundException: No cluster found for name: {cluster}.",
                 aws_code="ResourceNotFoundException",
             )
-        return self.addon_map.get(cluster, {})
+        return {n: eks_addon({"addonName": n, **a}) for n, a in self.addon_map.get(cluster, {}).items()}
 
     def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
         return _offered(self.offered, name, kubernetes_version)
@@ -77,18 +81,27 @@ class Eks:
         pod_identity: tuple[str, str] | None = None,
         configuration: dict[str, Any] | None = None,
     ) -> None:
-        """CreateAddon: CREATING at ``version``, else the default version EKS offers, with its tags."""
+        """CreateAddon: CREATING at ``version``, else the default version EKS offers, with its tags, configuration
+        values (as the adapter sends them) and pod identity association."""
         chosen = version or self.addon_versions(name, "")[1]
         self.created.append(
             {"name": name, "version": version, "tags": tags, "identity": pod_identity, "configuration": configuration}
         )
-        addon = {"addonName": name, "clusterName": cluster, "status": "CREATING", "tags": dict(tags)}
+        addon: dict[str, Any] = {"addonName": name, "clusterName": cluster, "status": "CREATING", "tags": dict(tags)}
+        if configuration:
+            addon["configurationValues"] = json.dumps(configuration, sort_keys=True)
+        if pod_identity:
+            association = f"a-{len(self.created):017d}"
+            addon["podIdentityAssociations"] = [
+                f"arn:aws:eks:us-east-1:{ACCOUNT}:podidentityassociation/{cluster}/{association}"
+            ]
         self.addon_map.setdefault(cluster, {})[name] = addon | ({"addonVersion": chosen} if chosen else {})
 
     def update_addon(self, cluster: str, name: str, version: str) -> None:
         """UpdateAddon: UPDATING to ``version``; an add-on still CREATING, UPDATING or DELETING is refused as EKS
         refuses it (ResourceInUseException)."""
-        found = self.addons(cluster)[name]
+        self.addons(cluster)
+        found = self.addon_map[cluster][name]
         if found.get("status") in ("CREATING", "UPDATING", "DELETING"):
             raise Conflict(
                 f"eks:UpdateAddon {name} failed: ResourceInUseException: Addon {name} is in {found['status']} state "

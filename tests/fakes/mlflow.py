@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.adapters.aws.mlflow import tracking_server
+from launchpod.adapters.aws.mlflow import metric_point, mlflow_run, tracking_server
 from launchpod.domain.errors import LaunchpodError, PermanentError
-from launchpod.domain.mlflow import TrackingServer
+from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/"
 
@@ -64,18 +64,20 @@ class Servers:
 
 
 class Runs:
-    """A tracking server's runs as its MLflow REST API answers: the newest run by (server ARN, experiment);
+    """A tracking server's runs as its MLflow REST API answers: the newest run's RunInfo by (server ARN,
+    experiment) and each metric's history as GetMetricHistory answers it, read as the adapter reads them;
     ``error`` is raised instead (the API cannot be reached)."""
 
     def __init__(self, runs: dict[tuple[str, str], dict[str, Any]], error: LaunchpodError | None = None) -> None:
         self.runs, self.error, self.asked = runs, error, list[tuple[str, str]]()
         self.history: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
-    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
+    def latest_run(self, arn: str, experiment: str) -> MlflowRun | None:
         self.asked.append((arn, experiment))
         if self.error is not None:
             raise self.error
-        return self.runs.get((arn, experiment))
+        found = self.runs.get((arn, experiment))
+        return mlflow_run(found) if found is not None else None
 
     def log(self, arn: str, run_id: str, key: str, value: float, step: int, timestamp_ms: int) -> None:
         """What the job's MLflow client logs: one value of ``key`` at ``step``."""
@@ -83,7 +85,7 @@ class Runs:
             {"key": key, "value": value, "timestamp": timestamp_ms, "step": step}
         )
 
-    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]:
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[MetricPoint]:
         if self.error is not None:
             raise self.error
-        return [dict(m) for m in self.history.get((arn, run_id, key), [])]
+        return [metric_point(m) for m in self.history.get((arn, run_id, key), [])]

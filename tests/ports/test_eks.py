@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from launchpod.adapters.aws.eks import Eks as EksAdapter
 from launchpod.domain import dependencies
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.errors import Conflict, NotFound
 
@@ -106,7 +107,8 @@ def test_a_clusters_addons_are_by_name_and_a_cluster_without_any_has_none(side: 
     assert eks.addons("train") == {}
     install("train", "vpc-cni")
     addons = eks.addons("train")
-    assert list(addons) == ["vpc-cni"] and addons["vpc-cni"]["addonName"] == "vpc-cni"
+    assert list(addons) == ["vpc-cni"] and isinstance(addons["vpc-cni"], EksAddon)
+    assert addons["vpc-cni"].name == "vpc-cni"
 
 
 def test_the_addons_of_a_cluster_that_does_not_exist_are_not_found(side: Side) -> None:
@@ -132,19 +134,25 @@ def test_an_addon_is_created_at_a_version_with_its_tags_and_updated_to_another_o
     assert (offered, default) == METRICS
     eks.create_addon("train", "metrics-server", TAGS, offered[1])
     created = eks.addons("train")["metrics-server"]
-    assert (created["addonVersion"], created["tags"]) == (offered[1], TAGS)
+    assert (created.name, created.status, created.version, created.tags) == (
+        "metrics-server",
+        "CREATING",
+        offered[1],
+        TAGS,
+    )
+    assert (created.issues, created.pod_identity_associations, created.configuration) == ((), (), {})
     with pytest.raises(Conflict, match="ResourceInUseException: Addon metrics-server is in CREATING state"):
         eks.update_addon("train", "metrics-server", default)
     settle("train", "metrics-server")
     eks.update_addon("train", "metrics-server", default)
-    assert eks.addons("train")["metrics-server"]["addonVersion"] == default
+    assert eks.addons("train")["metrics-server"].version == default
 
 
 def test_an_addon_created_without_a_version_gets_the_default_offered(side: Side) -> None:
     eks, create, *_ = side
     create("train")
     eks.create_addon("train", "metrics-server", TAGS)
-    assert eks.addons("train")["metrics-server"]["addonVersion"] == METRICS[1]
+    assert eks.addons("train")["metrics-server"].version == METRICS[1]
 
 
 def test_a_deleted_addon_goes_and_a_second_delete_answers_it_was_gone(side: Side) -> None:
@@ -152,7 +160,8 @@ def test_a_deleted_addon_goes_and_a_second_delete_answers_it_was_gone(side: Side
     create("train")
     install("train", "vpc-cni")
     assert eks.delete_addon("train", "vpc-cni") is True
-    assert eks.addons("train").get("vpc-cni", {}).get("status") in (None, "DELETING")
+    gone = eks.addons("train").get("vpc-cni")
+    assert gone is None or gone.status == "DELETING"
     assert eks.delete_addon("train", "kube-proxy") is False
 
 
@@ -162,3 +171,15 @@ def test_an_addons_configuration_schema_is_read_as_a_mapping(side: Side) -> None
     assert version is not None
     schema = eks.addon_configuration_schema(INFERENCE, version)
     assert schema == INFERENCE_SCHEMA and schema.get("type") == "object"
+
+
+def test_an_addons_configuration_values_and_pod_identity_read_back_as_given(side: Side) -> None:
+    eks, create, *_ = side
+    create("train")
+    values = {"ampWorkspace": {"prometheusEndpoint": "https://aps.example/workspaces/ws-1/"}}
+    role = "arn:aws:iam::123456789012:role/metrics"
+    eks.create_addon("train", "metrics-server", TAGS, METRICS[1], ("metrics-server", role), values)
+    created = eks.addons("train")["metrics-server"]
+    assert created.configuration == values
+    assert len(created.pod_identity_associations) == 1
+    assert created.pod_identity_associations[0].startswith("arn:aws:eks:")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from launchpod.adapters.aws.grafana import GrafanaWorkspaces
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.usecases.ports import GrafanaWorkspaces as GrafanaPort
 
 from sandbox.aws import grafana as sandbox_grafana
@@ -45,25 +46,24 @@ def test_a_new_workspace_becomes_active_and_is_found_again_by_its_name_and_tags(
     port, role = side
     assert port.owned(NAME, TAGS) is None
     made = port.create(NAME, role, "SAML", TAGS)
-    assert made["status"] == "CREATING" and made["name"] == NAME and made["tags"] == TAGS
-    assert re.fullmatch(r"g-[0-9a-f]{10}", made["id"])
-    assert re.fullmatch(rf"arn:aws:grafana:us-east-1:\d{{12}}:/workspaces/{made['id']}", made["arn"])
-    assert made["endpoint"] == f"{made['id']}.grafana-workspace.us-east-1.amazonaws.com"
-    assert made["authentication"] == {"providers": ["SAML"], "samlConfigurationStatus": "NOT_CONFIGURED"}
-    wait_until(lambda: (port.describe(made["id"]) or {}).get("status") == "ACTIVE", reason="the workspace ACTIVE")
+    assert isinstance(made, GrafanaWorkspace) and made.status == "CREATING"
+    assert re.fullmatch(r"g-[0-9a-f]{10}", made.id)
+    assert re.fullmatch(rf"arn:aws:grafana:us-east-1:\d{{12}}:/workspaces/{made.id}", made.arn)
+    assert (made.sign_in, made.saml_configuration_status) == (("SAML",), "NOT_CONFIGURED")
+    wait_until(lambda: getattr(port.describe(made.id), "status", None) == "ACTIVE", reason="the workspace ACTIVE")
     found = port.owned(NAME, TAGS)
-    assert found is not None and found["id"] == made["id"] and found["arn"] == made["arn"]
+    assert found is not None and (found.id, found.arn, found.status) == (made.id, made.arn, "ACTIVE")
     assert port.owned(NAME, {**TAGS, "launchpod:cluster": "c2"}) is None  # another cluster's tags
 
 
 def test_a_deleted_workspace_is_gone(side: Any) -> None:
     port, role = side
     made = port.create(NAME, role, "SAML", TAGS)
-    port.delete(made["id"])
+    port.delete(made.id)
     sandbox_grafana.settings()["delete_seconds"] = 0
     assert port.owned(NAME, TAGS) is None
-    assert port.describe(made["id"]) is None
-    port.delete(made["id"])  # again: nothing to do
+    assert port.describe(made.id) is None
+    port.delete(made.id)  # again: nothing to do
 
 
 def test_the_sandbox_refuses_what_aws_refuses_in_words_that_say_what_to_do(aws: Any, client: Any) -> None:

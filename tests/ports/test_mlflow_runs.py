@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from launchpod.adapters.aws.mlflow import Mlflow
+from launchpod.domain.mlflow import MetricPoint, MlflowRun
 from launchpod.usecases.ports import MlflowRuns
 
 from sandbox.aws import mlflow as sandbox_mlflow
@@ -90,9 +91,9 @@ def test_the_newest_run_of_an_experiment_is_answered_with_its_id_name_and_experi
     start("my job", "attempt-1")
     start("my job", "attempt-2")
     found = runs.latest_run(arn, "my job")
-    assert found is not None
-    assert (found["run_name"], found["status"]) == ("attempt-2", "RUNNING")
-    assert found["run_id"] and found["experiment_id"]
+    assert isinstance(found, MlflowRun)
+    assert found.run_name == "attempt-2"
+    assert found.run_id and found.experiment_id
 
 
 def test_one_experiments_run_is_not_answered_for_another(side: Side) -> None:
@@ -101,8 +102,8 @@ def test_one_experiments_run_is_not_answered_for_another(side: Side) -> None:
     start("job-b", "b-1")
     a, b = runs.latest_run(arn, "job-a"), runs.latest_run(arn, "job-b")
     assert a is not None and b is not None
-    assert (a["run_name"], b["run_name"]) == ("a-1", "b-1")
-    assert a["experiment_id"] != b["experiment_id"]
+    assert (a.run_name, b.run_name) == ("a-1", "b-1")
+    assert a.experiment_id != b.experiment_id
     assert runs.latest_run(arn, "job-c") is None
 
 
@@ -113,7 +114,8 @@ def test_a_runs_metric_history_is_every_logged_value_in_order_with_its_step_and_
         log("loss", loss, step)
     found = runs.latest_run(arn, "my job")
     assert found is not None
-    history = runs.metric_history(arn, str(found["run_id"]), "loss")
-    assert [(m["step"], m["value"]) for m in history] == [(1, 2.5), (2, 2.1), (3, 1.8)]
-    assert all(isinstance(m["timestamp"], int) and m["timestamp"] > 0 for m in history)
-    assert runs.metric_history(arn, str(found["run_id"]), "tokens_per_second") == []
+    history = runs.metric_history(arn, found.run_id, "loss")
+    assert all(isinstance(m, MetricPoint) and m.key == "loss" for m in history)
+    assert [(m.step, m.value) for m in history] == [(1, 2.5), (2, 2.1), (3, 1.8)]
+    assert all(m.timestamp_ms > 0 for m in history)
+    assert runs.metric_history(arn, found.run_id, "tokens_per_second") == []

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from launchpod.adapters.aws.amp import Amp
 from launchpod.domain.errors import Conflict
+from launchpod.domain.metrics.series import RangeSeries
 from launchpod.usecases.ports import PrometheusQueries
 
 from sandbox.aws.prometheus.tsdb import tsdb
@@ -54,8 +55,9 @@ def side(request: pytest.FixtureRequest) -> Iterator[Side]:
 def test_a_range_answers_the_last_sample_at_each_step_with_its_labels(side: Side) -> None:
     port, endpoint = side
     (found,) = port.query_range(endpoint, QUERY, NOW - 150, NOW, 30)
-    assert {k: v for k, v in found["metric"].items() if k != "__name__"} == LABELS
-    assert [(t, float(v)) for t, v in found["values"]] == [
+    assert isinstance(found, RangeSeries)
+    assert found.labels == {"__name__": "DCGM_FI_DEV_GPU_UTIL", **LABELS}
+    assert list(found.samples) == [
         (NOW - 120, 0.0),
         (NOW - 90, 0.0),
         (NOW - 60, 97.0),

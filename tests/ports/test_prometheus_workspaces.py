@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from launchpod.adapters.aws.amp import AmpWorkspaces
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 from launchpod.usecases.ports import PrometheusWorkspaces
 
 from tests.fakes.amp_workspaces import AmpWorkspaces as FakeWorkspaces
@@ -27,11 +28,11 @@ def port(request: pytest.FixtureRequest) -> Iterator[PrometheusWorkspaces]:
 def test_a_new_workspace_is_found_again_by_its_alias_and_tags(port: PrometheusWorkspaces) -> None:
     assert port.owned("launchpod-c1-metrics", TAGS) is None
     made = port.create("launchpod-c1-metrics", TAGS)
-    assert made["alias"] == "launchpod-c1-metrics" and made["tags"] == TAGS
-    assert made["arn"].endswith(f":workspace/{made['workspaceId']}")
-    assert made["prometheusEndpoint"].rstrip("/").endswith(f"/workspaces/{made['workspaceId']}")
+    assert isinstance(made, PrometheusWorkspace) and made.status in ("CREATING", "ACTIVE")
+    assert made.arn.endswith(f":workspace/{made.id}")
+    assert made.endpoint is not None and made.endpoint.rstrip("/").endswith(f"/workspaces/{made.id}")
     found = port.owned("launchpod-c1-metrics", TAGS)
-    assert found is not None and found["workspaceId"] == made["workspaceId"]
+    assert found is not None and (found.id, found.arn, found.endpoint) == (made.id, made.arn, made.endpoint)
 
 
 def test_a_workspace_without_launchpods_tags_is_not_launchpods(port: PrometheusWorkspaces) -> None:

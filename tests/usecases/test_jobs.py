@@ -306,7 +306,7 @@ def test_elastic_and_checkpointless_need_the_operator_at_v1_2_and_a_dry_run_plan
     """The add-on's version (EKS DescribeAddon) decides: v1.1.0 is a 409 naming v1.2.0 and applies nothing; at
     v1.2.0 the dry run says how a node fault is recovered."""
     old = _ports()
-    old.eks.addons(NAME)[features.training_operator().addon]["addonVersion"] = "v1.1.0-eksbuild.1"
+    old.eks.addon_map[NAME][features.training_operator().addon]["addonVersion"] = "v1.1.0-eksbuild.1"  # type: ignore[attr-defined]
     checkpointless = {"replicas": 2, "checkpointless": {}}
     with pytest.raises(Conflict, match=r"v1\.2\.0 or later") as refused:
         jobs.submit(_request(**checkpointless), ports=old)
@@ -323,7 +323,7 @@ def test_elastic_and_checkpointless_need_the_operator_at_v1_2_and_a_dry_run_plan
         is None
     )
     current = _ports()
-    current.eks.addons(NAME)[features.training_operator().addon]["addonVersion"] = "v1.2.0-eksbuild.1"
+    current.eks.addon_map[NAME][features.training_operator().addon]["addonVersion"] = "v1.2.0-eksbuild.1"  # type: ignore[attr-defined]
     plan = jobs.submit(_request(**checkpointless), True, ports=current)
     assert isinstance(plan, PlanView)
     assert "recovered from its 1 peer(s), not a checkpoint" in plan.steps[0].reason

@@ -14,6 +14,7 @@ from launchpod.domain.inference import models
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import configure_storage, model_download
 
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube as Objects
 
 ACTIVE = {"status": "ACTIVE", "health": {"issues": []}}
@@ -52,14 +53,6 @@ def _download(token: str | None = "hf-token-c1") -> WorkflowInput:
     )
 
 
-class FakeEks:
-    def __init__(self, addons: dict[str, dict[str, Any]]) -> None:
-        self.found = addons
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        return dict(self.found)
-
-
 class FakeFsx:
     def __init__(self, described: dict[str, Any]) -> None:
         self.described = described
@@ -76,7 +69,7 @@ def kube(monkeypatch) -> Objects:
 
 
 def test_an_fsx_file_system_that_is_not_lustre_is_refused_before_any_volume_is_made(monkeypatch):
-    monkeypatch.setattr(wiring, "eks", lambda: FakeEks({"aws-fsx-csi-driver": ACTIVE}))
+    monkeypatch.setattr(wiring, "eks", lambda: Eks(addons={"c1": {"aws-fsx-csi-driver": ACTIVE}}))
     monkeypatch.setattr(wiring, "fsx", lambda: FakeFsx({"FileSystemType": "WINDOWS", "DNSName": "fs.example"}))
 
     with pytest.raises(PermanentError, match="FSx for Windows file system; storage attaches FSx for Lustre only"):
@@ -84,7 +77,7 @@ def test_an_fsx_file_system_that_is_not_lustre_is_refused_before_any_volume_is_m
 
 
 def test_an_available_lustre_file_system_gives_apply_volume_its_dns_and_mount_names(monkeypatch, kube):
-    monkeypatch.setattr(wiring, "eks", lambda: FakeEks({"aws-fsx-csi-driver": ACTIVE}))
+    monkeypatch.setattr(wiring, "eks", lambda: Eks(addons={"c1": {"aws-fsx-csi-driver": ACTIVE}}))
     described = {"FileSystemType": "LUSTRE", "DNSName": "fs.example", "LustreConfiguration": {"MountName": "abcd"}}
     monkeypatch.setattr(wiring, "fsx", lambda: FakeFsx(described))
 

@@ -14,19 +14,20 @@ import re
 from typing import Any, TypedDict
 
 from launchpod.contracts.features import FeatureObjectView
+from launchpod.domain.clusters.eks_addon import AddonIssue, EksAddon
 
 WAITS_FOR_NODES_CODE = "InsufficientNumberOfReplicas"
 FAILED = frozenset({"CREATE_FAILED", "DELETE_FAILED", "UPDATE_FAILED"})
 
 
-def installed(addon: dict[str, Any] | None) -> bool:
+def installed(addon: EksAddon | None) -> bool:
     """The add-on is there and not on its way out."""
-    return addon is not None and addon.get("status") != "DELETING"
+    return addon is not None and addon.status != "DELETING"
 
 
-def in_use(addon: dict[str, Any] | None) -> bool:
+def in_use(addon: EksAddon | None) -> bool:
     """Installed and not failed to create: what it provides works, or will once it settles."""
-    return installed(addon) and (addon or {}).get("status") != "CREATE_FAILED"
+    return addon is not None and installed(addon) and addon.status != "CREATE_FAILED"
 
 
 class FeatureFacts(TypedDict):
@@ -35,42 +36,39 @@ class FeatureFacts(TypedDict):
     version: str | None
 
 
-def feature_facts(addon: dict[str, Any] | None) -> FeatureFacts:
+def feature_facts(addon: EksAddon | None) -> FeatureFacts:
     """What a feature that is one EKS add-on says of it: enabled, its status (DISABLED when absent), its version."""
     return FeatureFacts(
         enabled=installed(addon),
-        status="DISABLED" if addon is None else str(addon.get("status")),
-        version=(addon or {}).get("addonVersion"),
+        status="DISABLED" if addon is None else str(addon.status),
+        version=addon.version if addon else None,
     )
 
 
-def issues(addon: dict[str, Any]) -> list[dict[str, Any]]:
-    return list((addon.get("health") or {}).get("issues") or [])
-
-
-def waits_for_nodes(addon: dict[str, Any]) -> bool:
+def waits_for_nodes(addon: EksAddon) -> bool:
     """DEGRADED only because its replicas have no node to run on (yet)."""
-    found = issues(addon)
-    return (
-        addon.get("status") == "DEGRADED" and bool(found) and all(i.get("code") == WAITS_FOR_NODES_CODE for i in found)
-    )
+    found = addon.issues
+    return addon.status == "DEGRADED" and bool(found) and all(i.code == WAITS_FOR_NODES_CODE for i in found)
 
 
-def broken(addon: dict[str, Any]) -> bool:
+def broken(addon: EksAddon) -> bool:
     """A state that waiting does not fix: a failed create/update/delete, or DEGRADED for another reason."""
-    status = addon.get("status")
-    return status in FAILED or (status == "DEGRADED" and not waits_for_nodes(addon))
+    return addon.status in FAILED or (addon.status == "DEGRADED" and not waits_for_nodes(addon))
 
 
-def settled(addon: dict[str, Any]) -> bool:
+def settled(addon: EksAddon) -> bool:
     """Nothing more to wait for before nodes exist: ACTIVE, or DEGRADED only for want of nodes."""
-    return addon.get("status") == "ACTIVE" or waits_for_nodes(addon)
+    return addon.status == "ACTIVE" or waits_for_nodes(addon)
 
 
-def problem(name: str, addon: dict[str, Any]) -> str:
+def _issue_text(issue: AddonIssue) -> str:
+    return f"{issue.code}: {issue.message}".strip(": ")
+
+
+def problem(name: str, addon: EksAddon) -> str:
     """``name is STATUS: <EKS's health issue messages>``, for an error a user can act on."""
-    text = "; ".join(f"{i.get('code', '')}: {i.get('message', '')}".strip(": ") for i in issues(addon))
-    return f"{name} is {addon.get('status')}" + (f" ({text})" if text else "")
+    text = "; ".join(_issue_text(i) for i in addon.issues)
+    return f"{name} is {addon.status}" + (f" ({text})" if text else "")
 
 
 def waiting_note(name: str, version: str | None) -> str:
@@ -79,20 +77,20 @@ def waiting_note(name: str, version: str | None) -> str:
     )
 
 
-def health_note(name: str, addon: dict[str, Any] | None) -> str | None:
+def health_note(name: str, addon: EksAddon | None) -> str | None:
     """Why an installed add-on does not work yet, or None: it waits for nodes, or EKS's health issues."""
     if addon is None:
         return None
     if waits_for_nodes(addon):
-        return waiting_note(name, addon.get("addonVersion"))
+        return waiting_note(name, addon.version)
     return problem(name, addon) if broken(addon) else None
 
 
-def pod_identity_objects(addon: dict[str, Any] | None) -> list[FeatureObjectView]:
+def pod_identity_objects(addon: EksAddon | None) -> list[FeatureObjectView]:
     """The add-on's pod identity associations, as a feature lists the objects behind it."""
     return [
         FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
-        for arn in (addon or {}).get("podIdentityAssociations") or []
+        for arn in (addon.pod_identity_associations if addon else ())
     ]
 
 

@@ -21,7 +21,6 @@ group) and reused when the feature is turned on again.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -29,7 +28,9 @@ from launchpod.contracts.features import FeatureObjectView, FeatureView
 from launchpod.domain import addons as addon_health
 from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.dependencies import HyperPodObservabilityEntry, manifest
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.domain.plan import Step
 
 PHASE = "HyperPodObservability"
@@ -127,14 +128,6 @@ def policy(workspace_arn: str) -> dict[str, Any]:
     }
 
 
-def values_of(addon: dict[str, Any] | None) -> dict[str, Any]:
-    try:
-        found = json.loads((addon or {}).get("configurationValues") or "{}")
-    except ValueError:
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
 def grafana_url(values: dict[str, Any]) -> str | None:
     """The cluster dashboard in the add-on's Grafana workspace (arn:aws:grafana:<region>:<account>:/workspaces/
     <id>), as the HyperPod CLI builds it."""
@@ -147,14 +140,14 @@ def grafana_url(values: dict[str, Any]) -> str | None:
 
 
 def view(
-    addons: dict[str, dict[str, Any]], cluster: str, prefix: str, grafana: dict[str, Any] | None = None
+    addons: dict[str, EksAddon], cluster: str, prefix: str, grafana: GrafanaWorkspace | None = None
 ) -> FeatureView:
     """``grafana``: the Grafana workspace Launchpod made for the cluster, when there is one."""
     obs = entry()
     addon = addons.get(obs.addon)
-    values = values_of(addon)
+    values = addon.configuration if addon else {}
     amp = values.get("ampWorkspace") or {}
-    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon["status"]) if addon else None)]
+    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon.status) if addon else None)]
     objects += addon_health.pod_identity_objects(addon)
     settings: dict[str, int | str] = {}
     if amp.get("arn"):
@@ -164,13 +157,10 @@ def view(
     if url:
         settings["grafanaUrl"] = url
     if grafana is not None:
-        workspace = FeatureObjectView(
-            kind="Amazon Managed Grafana workspace", name=str(grafana["arn"]), state=str(grafana["status"])
-        )
+        workspace = FeatureObjectView(kind="Amazon Managed Grafana workspace", name=grafana.arn, state=grafana.status)
         objects.append(workspace)
-        sign_in = grafana.get("authentication") or {}
-        unset = sign_in.get("samlConfigurationStatus") == "NOT_CONFIGURED"
-        settings["grafanaSignIn"] = ", ".join(sign_in.get("providers") or []) + (
+        unset = grafana.saml_configuration_status == "NOT_CONFIGURED"
+        settings["grafanaSignIn"] = ", ".join(grafana.sign_in) + (
             " (not configured: give the workspace your identity provider's SAML metadata in the Amazon Managed"
             " Grafana console, Authentication tab)"
             if unset
@@ -195,12 +185,12 @@ def view(
 
 
 def steps(
-    addons: dict[str, dict[str, Any]],
+    addons: dict[str, EksAddon],
     cluster: str,
     prefix: str,
     wanted: bool,
     sign_in: str | None = None,
-    grafana: dict[str, Any] | None = None,
+    grafana: GrafanaWorkspace | None = None,
 ) -> list[Step]:
     """``sign_in``: create a Grafana workspace with this sign-in (SAML or AWS_SSO) when turning it on; ``grafana``:
     the Grafana workspace Launchpod made for the cluster before, if any (deleted when turning it off)."""

@@ -39,6 +39,27 @@ class TrackingServer:
     mlflow_version: str | None = None
 
 
+@dataclass(frozen=True)
+class MlflowRun:
+    """A run on a tracking server as Launchpod reads it: the MLflow REST API's RunInfo
+    (https://mlflow.org/docs/latest/api_reference/rest-api.html#runinfo), built by the MlflowRuns port."""
+
+    run_id: str
+    experiment_id: str
+    run_name: str | None = None
+
+
+@dataclass(frozen=True)
+class MetricPoint:
+    """One value a run logged for a metric: the MLflow REST API's Metric
+    (https://mlflow.org/docs/latest/api_reference/rest-api.html#metric), built by the MlflowRuns port."""
+
+    key: str
+    value: float
+    timestamp_ms: int  # epoch milliseconds
+    step: int = 0  # MLflow's default step; its JSON leaves a 0 out
+
+
 PREFIX = "mlflow"
 RECORD_ATTRIBUTE = "mlflowTrackingServer"  # the cluster record's attribute naming its tracking server
 TRUSTED_SERVICE = "sagemaker.amazonaws.com"

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import Any
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView
 from launchpod.domain import addons as addon_health
 from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.dependencies import ObservabilityEntry, manifest
 from launchpod.domain.plan import Step
 
@@ -40,7 +40,7 @@ def log_group(cluster: str) -> str:
     return entry().log_group(cluster)
 
 
-def enabled(addons: dict[str, dict[str, Any]]) -> bool:
+def enabled(addons: dict[str, EksAddon]) -> bool:
     """The add-on is installed and not being removed: Fluent Bit ships (or will ship) container logs."""
     return addon_health.in_use(addons.get(entry().addon))
 
@@ -61,10 +61,10 @@ def pod_filter(namespace: str, pod: str, container: str | None) -> str:
     return "{ " + " && ".join(terms) + " }"
 
 
-def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
+def view(addons: dict[str, EksAddon], cluster: str) -> FeatureView:
     obs = entry()
     addon = addons.get(obs.addon)
-    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon["status"]) if addon else None)]
+    objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon.status) if addon else None)]
     objects += addon_health.pod_identity_objects(addon)
     objects.append(FeatureObjectView(kind="CloudWatch Logs log group", name=log_group(cluster), state=None))
     note = addon_health.health_note(obs.addon, addon)
@@ -81,7 +81,7 @@ def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
     )
 
 
-def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: bool) -> list[Step]:
+def steps(addons: dict[str, EksAddon], cluster: str, prefix: str, wanted: bool) -> list[Step]:
     obs = entry()
     role = role_name(prefix, cluster)
 

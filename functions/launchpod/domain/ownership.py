@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from launchpod.domain import addons as addon_health
 
 if TYPE_CHECKING:
     from launchpod.domain.clusters.cluster_record import ClusterRecord
+    from launchpod.domain.clusters.eks_addon import EksAddon
     from launchpod.domain.plan import Step
 
 # Kubernetes' recommended label for the tool that manages an object.
@@ -116,7 +117,7 @@ class AddonFeature:
 
     def steps(
         self,
-        addons: Mapping[str, dict[str, Any]],
+        addons: Mapping[str, EksAddon],
         cluster: str,
         prefix: str,
         wanted: bool,
@@ -132,7 +133,7 @@ class AddonFeature:
 
 def owned_addon_removal(
     name: str,
-    addon: dict[str, Any] | None,
+    addon: EksAddon | None,
     cluster: str,
     prefix: str,
     field: str,
@@ -148,7 +149,7 @@ def owned_addon_removal(
 
     if addon is None:
         return []
-    if not owns_aws(addon.get("tags") or {}, cluster, prefix):
+    if not owns_aws(addon.tags, cluster, prefix):
         raise Conflict(
             f"The add-on {name} on {cluster} was not installed by Launchpod; remove it where it was"
             " installed (Launchpod removes only what it created).",

@@ -10,7 +10,9 @@ from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, U
 from launchpod.domain import features, hyperpod_observability
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import LaunchpodError
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import EksClusters, GrafanaWorkspaces, HyperPods, KubeReader, OwnedRoles
@@ -65,7 +67,7 @@ def real_state(name: str, *, ports: FeaturePorts) -> features.RealState:
     )
 
 
-def _grafana(name: str, addons: dict[str, dict[str, object]], ports: FeaturePorts) -> dict[str, object] | None:
+def _grafana(name: str, addons: dict[str, EksAddon], ports: FeaturePorts) -> GrafanaWorkspace | None:
     """The Grafana workspace Launchpod made for the cluster's dashboards: looked for only while the HyperPod
     observability add-on is there (Launchpod makes one only with it). Grafana not answering (a Region without
     it) leaves the features readable: the view then shows none."""

@@ -118,12 +118,12 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
     return rules.ClusterFacts(
         cluster=name,
         groups=_groups(cluster),
-        training_operator=str(operator.get("status")) if operator else None,
+        training_operator=str(operator.status) if operator else None,
         kuberay=kuberay,
-        task_governance=tg is not None and tg.get("status") == "ACTIVE",
+        task_governance=tg is not None and tg.status == "ACTIVE",
         tiered_checkpointing=cluster.tiered_storage_mode == "Enable",
         autoscaling=cluster.autoscaling is not None and cluster.autoscaling.mode == "Enable",
-        training_operator_version=str(operator.get("addonVersion")) if operator else None,
+        training_operator_version=str(operator.version) if operator else None,
     )
 
 
@@ -184,8 +184,8 @@ def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
             run = None
     url = ports.mlflow.presigned_url(server.name)
     if run is not None:
-        view.experimentId, view.runId = str(run["experiment_id"]), str(run["run_id"])
-        view.runName = run.get("run_name")
+        view.experimentId, view.runId = run.experiment_id, run.run_id
+        view.runName = run.run_name
         url += mlflow_domain.run_fragment(view.experimentId, view.runId)
     view.url = url
     return view

@@ -29,6 +29,7 @@ from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound, next
 from launchpod.domain.jobs.manifests import JOB_LABEL
 from launchpod.domain.metrics import idle, prices, queries, training
 from launchpod.domain.metrics import series as shaped
+from launchpod.domain.mlflow import MetricPoint
 from launchpod.domain.nodes.views import GPU, GROUP_LABEL, instance_of
 from launchpod.runtime import wiring
 from launchpod.usecases import provisioning
@@ -118,7 +119,7 @@ def _answer(
     out = []
     for query in found:
         for result in ports.prometheus.query_range(endpoint, query.promql, start, end, step):
-            labels = {k: str(v) for k, v in (result.get("metric") or {}).items() if k != "__name__"}
+            labels = {k: v for k, v in result.labels.items() if k != "__name__"}
             out.append(shaped.view(query.metric, query.unit, labels, shaped.points_of(result), request.points))
     message = None if out else f"The workspace has no samples of {subject} in this range."
     return MetricsView(
@@ -181,7 +182,7 @@ def _training(
         run = ports.runs.latest_run(arn, experiment)
         if run is None:
             return []
-        run_id = str(run["run_id"])
+        run_id = run.run_id
         found = []
         loss = ports.runs.metric_history(arn, run_id, training.LOSS)
         if loss:
@@ -198,13 +199,13 @@ def _training(
     return found
 
 
-def _within(history: list[dict[str, Any]], view: MetricsView) -> list[tuple[float, float]]:
+def _within(history: list[MetricPoint], view: MetricsView) -> list[tuple[float, float]]:
     """MLflow's metric history within the view's range, as (unix seconds, value) in the order it was logged:
     by time, then step (a fast loop logs several steps in one millisecond)."""
     logged = sorted(
-        (int(m["timestamp"]), int(m.get("step") or 0), float(m["value"]))
+        (m.timestamp_ms, m.step, m.value)
         for m in history
-        if view.start <= m["timestamp"] / 1000 <= view.end + view.step
+        if view.start <= m.timestamp_ms / 1000 <= view.end + view.step
     )
     return [(t / 1000, value) for t, _, value in logged]
 
@@ -275,7 +276,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
     if nodes:
         query = queries.node_utilization(list(nodes))
         for result in ports.prometheus.query_range(endpoint, query.promql, now - IDLE_LOOKBACK, now, IDLE_STEP):
-            host = str((result.get("metric") or {}).get("Hostname"))
+            host = str(result.labels.get("Hostname"))
             since = idle.idle_since(shaped.points_of(result))
             node = nodes.get(host)
             if node is None or since is None or now - since < request.thresholdMinutes * 60:

@@ -7,10 +7,13 @@ from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.jobs.hardware import Accelerators
-from launchpod.domain.mlflow import TrackingServer
+from launchpod.domain.metrics.series import RangeSeries
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace, PrometheusWorkspace
+from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
@@ -70,7 +73,7 @@ class ControlPlanes(Protocol):
 class AddonReader(Protocol):
     """EKS's add-ons of a cluster by name (adapters.aws.eks)."""
 
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...
+    def addons(self, cluster: str) -> dict[str, EksAddon]: ...
 
 
 class AddonCatalog(Protocol):
@@ -229,9 +232,9 @@ class MlflowUi(TrackingServers, Protocol):
 class MlflowRuns(Protocol):
     """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
 
-    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
+    def latest_run(self, arn: str, experiment: str) -> MlflowRun | None: ...
 
-    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[MetricPoint]: ...
 
 
 # ---- Logs and storage (adapters.aws.logs, s3)
@@ -283,24 +286,22 @@ class NotificationDocs(Protocol):
 
 class PrometheusWorkspaces(Protocol):
     """Amazon Managed Prometheus workspaces (adapters.aws.amp.AmpWorkspaces): the one Launchpod made, found by
-    its alias and ownership tags, and new ones. A workspace is ``{workspaceId, arn, alias, status: {statusCode},
-    prometheusEndpoint, tags}``."""
+    its alias and ownership tags, and new ones."""
 
-    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+    def owned(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace | None: ...
 
-    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]: ...
+    def create(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace: ...
 
 
 class GrafanaWorkspaces(Protocol):
     """Amazon Managed Grafana workspaces (adapters.aws.grafana): the one Launchpod made, found by its name and
-    ownership tags, new ones (CREATING, then ACTIVE), and their deletion. A workspace is ``{id, arn, name,
-    status, endpoint, authentication: {providers, samlConfigurationStatus?}, tags}``."""
+    ownership tags, new ones (CREATING, then ACTIVE), and their deletion."""
 
-    def owned(self, name: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+    def owned(self, name: str, tags: dict[str, str]) -> GrafanaWorkspace | None: ...
 
-    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> dict[str, Any]: ...
+    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> GrafanaWorkspace: ...
 
-    def describe(self, workspace_id: str) -> dict[str, Any] | None: ...
+    def describe(self, workspace_id: str) -> GrafanaWorkspace | None: ...
 
     def delete(self, workspace_id: str) -> None: ...
 
@@ -308,4 +309,4 @@ class GrafanaWorkspaces(Protocol):
 class PrometheusQueries(Protocol):
     """A Prometheus-compatible query API: an Amazon Managed Prometheus workspace's (adapters.aws.amp)."""
 
-    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[dict[str, Any]]: ...
+    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[RangeSeries]: ...

@@ -105,7 +105,7 @@ def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster
         raise hyperpod.no_hyperpod(name)
     if needs_addon:
         addon = ports.eks.addons(name).get(features.task_governance().addon)
-        tg.require_addon(name, str(addon.get("status")) if addon else None)
+        tg.require_addon(name, str(addon.status) if addon else None)
     return Cluster(name=name, hyperpod=found, prefix=ports.prefix)
 
 

@@ -732,4 +732,4 @@ def test_launchpods_adapter_reads_every_addon_of_a_cluster_each_with_its_own_des
         eks.create_addon(clusterName=active_cluster, addonName=name)
     found = Eks().addons(active_cluster)
     assert sorted(found) == sorted(names)
-    assert all(found[n]["addonName"] == n and found[n]["clusterName"] == active_cluster for n in names)
+    assert all(found[n].name == n and found[n].status is not None for n in names)

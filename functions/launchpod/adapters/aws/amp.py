@@ -12,6 +12,8 @@ from __future__ import annotations
 import gc
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,25 +24,53 @@ from launchpod.adapters.aws.errors import aws_call
 from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.adapters.aws.tags import carries
 from launchpod.domain.errors import Conflict, PermanentError, RetryableError
+from launchpod.domain.metrics.series import RangeSeries
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 from launchpod.runtime.settings import settings
 
 SERVICE = "aps"
 _HOST = re.compile(r"^https://aps-workspaces\.(?P<region>[a-z0-9-]+)\.amazonaws\.com")
 
 
-def _decoded(text: str) -> Any:
-    """The answer's JSON. A day of one-minute points for 64 nodes is 92,000 ``[time, "value"]`` lists: each
-    allocation counts toward the cyclic collector's thresholds, and the collections they trigger walk every
-    tracked object in the process (boto3's and pydantic's included), four fifths of the decode's time, for
-    containers that cannot form a cycle. The collector is paused for the decode and resumed after
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A day of one-minute points for 64 nodes is 92,000 ``[time, "value"]`` lists, decoded and then made
+    (time, value) pairs: each allocation counts toward the cyclic collector's thresholds, and the collections
+    they trigger walk every tracked object in the process (boto3's and pydantic's included), four fifths of the
+    decode's time, for containers that cannot form a cycle. The collector is paused meanwhile and resumed after
     (https://docs.python.org/3/library/gc.html#gc.disable, #gc.set_threshold)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return json.loads(text)
+        yield
     finally:
         if paused:
             gc.enable()
+
+
+def _decoded(text: str) -> Any:
+    with _collector_paused():
+        return json.loads(text)
+
+
+def range_series(result: dict[str, Any]) -> RangeSeries:
+    """One series of a range query's matrix, ``{"metric": labels, "values": [[unix seconds, "value"], ...]}``,
+    as Launchpod reads it: labels as strings, each value a float (Prometheus writes NaN and infinities as
+    "NaN", "+Inf", "-Inf", which float() reads)."""
+    return RangeSeries(
+        labels={str(k): str(v) for k, v in (result.get("metric") or {}).items()},
+        samples=tuple((float(t), float(raw)) for t, raw in result.get("values") or ()),
+    )
+
+
+def prometheus_workspace(described: dict[str, Any]) -> PrometheusWorkspace:
+    """DescribeWorkspace's ``workspace`` as Launchpod reads it."""
+    return PrometheusWorkspace(
+        id=str(described["workspaceId"]),
+        arn=str(described["arn"]),
+        status=str((described.get("status") or {}).get("statusCode")),
+        endpoint=described.get("prometheusEndpoint"),
+    )
 
 
 class Amp:
@@ -79,11 +109,13 @@ class Amp:
             raise RetryableError(f"aps:QueryMetrics on {endpoint}: {status} {message}")
         return list((found.get("data") or {}).get("result") or [])
 
-    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[dict[str, Any]]:
+    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[RangeSeries]:
         """The matrix of ``query`` from ``start`` to ``end`` every ``step`` seconds."""
-        return self._get(
+        found = self._get(
             endpoint, "query_range", {"query": query, "start": f"{start:.3f}", "end": f"{end:.3f}", "step": f"{step:g}"}
         )
+        with _collector_paused():
+            return [range_series(r) for r in found]
 
     def query(self, endpoint: str, query: str, at: float) -> list[dict[str, Any]]:
         """The instant vector of ``query`` at ``at``."""
@@ -98,9 +130,9 @@ class AmpWorkspaces:
     def __init__(self) -> None:
         self.amp = client("amp")
 
-    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None:
-        """The workspace with this alias that carries every tag in ``tags`` (one Launchpod made), described:
-        ``{workspaceId, arn, status: {statusCode}, prometheusEndpoint, tags}``; None when there is none."""
+    def owned(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace | None:
+        """The workspace with this alias that carries every tag in ``tags`` (one Launchpod made), described;
+        None when there is none."""
         with aws_call("aps:ListWorkspaces"):
             listed = self.amp.list_workspaces(alias=alias)["workspaces"]
         for summary in listed:
@@ -109,12 +141,12 @@ class AmpWorkspaces:
             with aws_call("aps:DescribeWorkspace"):
                 found = self.amp.describe_workspace(workspaceId=summary["workspaceId"])["workspace"]
             if carries(found.get("tags") or {}, tags):
-                return dict(found)
+                return prometheus_workspace(found)
         return None
 
-    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]:
+    def create(self, alias: str, tags: dict[str, str]) -> PrometheusWorkspace:
         """A new workspace with tags (tag-on-create); its description (CREATING at first)."""
         with aws_call("aps:CreateWorkspace"):
             made = self.amp.create_workspace(alias=alias, tags=tags)
         with aws_call("aps:DescribeWorkspace"):
-            return dict(self.amp.describe_workspace(workspaceId=made["workspaceId"])["workspace"])
+            return prometheus_workspace(self.amp.describe_workspace(workspaceId=made["workspaceId"])["workspace"])

@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.domain.clusters.eks_addon import AddonIssue, EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.concurrency import ContextPool
 
@@ -33,6 +34,27 @@ def eks_cluster(described: Mapping[str, Any]) -> EksCluster:
         authentication_mode=(described.get("accessConfig") or {}).get("authenticationMode"),
         log_types=tuple(t for entry in logging if entry.get("enabled") for t in entry.get("types") or ()),
         oidc_issuer=((described.get("identity") or {}).get("oidc") or {}).get("issuer"),
+        tags=dict(described.get("tags") or {}),
+    )
+
+
+def eks_addon(described: Mapping[str, Any]) -> EksAddon:
+    """DescribeAddon's ``addon`` as Launchpod reads it; its configurationValues (a JSON string) parsed, {} when
+    it has none or they are not a JSON object."""
+    try:
+        values = json.loads(described.get("configurationValues") or "{}")
+    except ValueError:
+        values = {}
+    return EksAddon(
+        name=str(described["addonName"]),
+        status=described.get("status"),
+        version=described.get("addonVersion"),
+        issues=tuple(
+            AddonIssue(code=str(i.get("code", "")), message=str(i.get("message", "")))
+            for i in (described.get("health") or {}).get("issues") or ()
+        ),
+        pod_identity_associations=tuple(described.get("podIdentityAssociations") or ()),
+        configuration=values if isinstance(values, dict) else {},
         tags=dict(described.get("tags") or {}),
     )
 
@@ -121,20 +143,21 @@ class Eks:
                 )
 
     # ------------------------------------------------------------------ add-ons
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        """Add-on name -> its description (status, version, health). EKS describes one add-on a call; a
+    def addons(self, cluster: str) -> dict[str, EksAddon]:
+        """Add-on name -> the add-on (status, version, health). EKS describes one add-on a call; a
         cluster with a dozen waits a dozen round trips one after another, so they are asked side by side
         (boto3 clients are thread safe; botocore pools 10 connections per client by default)."""
         with aws_call("eks:ListAddons"):
             names = self.eks.list_addons(clusterName=cluster).get("addons", [])
 
-        def describe(name: str) -> dict[str, Any] | None:
+        def describe(name: str) -> EksAddon | None:
             with aws_call("eks:DescribeAddon"):
                 # Listed, then deleted before it could be described (an add-on finishing its DELETING).
-                return or_none(
-                    lambda: dict(self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"]),
+                found = or_none(
+                    lambda: self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"],
                     "ResourceNotFoundException",
                 )
+            return eks_addon(found) if found is not None else None
 
         if len(names) < 2:
             described = [describe(n) for n in names]

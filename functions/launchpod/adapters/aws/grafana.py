@@ -15,23 +15,23 @@ from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
 from launchpod.adapters.aws.tags import carries
 from launchpod.domain.errors import NotFound
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 
 GONE = ("DELETING",)
 
 
-def _view(workspace: dict[str, Any], region: str, account: str) -> dict[str, Any]:
-    """``{id, arn, name, status, endpoint, authentication, tags}``; the API answers no ARN: it is
+def grafana_workspace(workspace: dict[str, Any], region: str, account: str) -> GrafanaWorkspace:
+    """A WorkspaceDescription (or ListWorkspaces' summary) as Launchpod reads it; the API answers no ARN: it is
     ``arn:aws:grafana:<region>:<account>:/workspaces/<id>`` (Service Authorization Reference, resource type
     ``workspace``)."""
-    return {
-        "id": workspace["id"],
-        "arn": f"arn:aws:grafana:{region}:{account}:/workspaces/{workspace['id']}",
-        "name": workspace.get("name"),
-        "status": workspace["status"],
-        "endpoint": workspace["endpoint"],
-        "authentication": dict(workspace.get("authentication") or {}),
-        "tags": dict(workspace.get("tags") or {}),
-    }
+    sign_in = workspace.get("authentication") or {}
+    return GrafanaWorkspace(
+        id=str(workspace["id"]),
+        arn=f"arn:aws:grafana:{region}:{account}:/workspaces/{workspace['id']}",
+        status=str(workspace["status"]),
+        sign_in=tuple(sign_in.get("providers") or ()),
+        saml_configuration_status=sign_in.get("samlConfigurationStatus"),
+    )
 
 
 class GrafanaWorkspaces:
@@ -47,7 +47,7 @@ class GrafanaWorkspaces:
                 self._account = str(client("sts").get_caller_identity()["Account"])
         return str(self.grafana.meta.region_name), self._account
 
-    def owned(self, name: str, tags: dict[str, str]) -> dict[str, Any] | None:
+    def owned(self, name: str, tags: dict[str, str]) -> GrafanaWorkspace | None:
         """The workspace with this name that carries every tag in ``tags`` (one Launchpod made) and is not
         being deleted; None when there is none."""
         with aws_call("grafana:ListWorkspaces"):
@@ -57,10 +57,10 @@ class GrafanaWorkspaces:
             found_tags = summary.get("tags") or {}
             ours = carries(found_tags, tags)
             if summary.get("name") == name and summary["status"] not in GONE and ours:
-                return _view(summary, *self._where())
+                return grafana_workspace(summary, *self._where())
         return None
 
-    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> dict[str, Any]:
+    def create(self, name: str, role_arn: str, authentication: str, tags: dict[str, str]) -> GrafanaWorkspace:
         """A new workspace reading Amazon Managed Prometheus with ``role_arn``, for this account only, its users
         signing in with ``authentication`` (SAML or AWS_SSO), tagged on create; CREATING at first."""
         with aws_call("grafana:CreateWorkspace"):
@@ -73,16 +73,16 @@ class GrafanaWorkspaces:
                 workspaceDataSources=["PROMETHEUS"],
                 tags=tags,
             )["workspace"]
-        return _view(made, *self._where())
+        return grafana_workspace(made, *self._where())
 
-    def describe(self, workspace_id: str) -> dict[str, Any] | None:
+    def describe(self, workspace_id: str) -> GrafanaWorkspace | None:
         """The workspace; None when it does not exist (any more)."""
         try:
             with aws_call("grafana:DescribeWorkspace"):
                 found = self.grafana.describe_workspace(workspaceId=workspace_id)["workspace"]
         except NotFound:
             return None
-        return _view(found, *self._where())
+        return grafana_workspace(found, *self._where())
 
     def delete(self, workspace_id: str) -> None:
         """Start deleting the workspace (DELETING, then gone); nothing when it is gone already."""

@@ -18,7 +18,7 @@ from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, ignoring, or_none
 from launchpod.adapters.aws.signed_http import SignedHttp
 from launchpod.domain.errors import PermanentError, RetryableError
-from launchpod.domain.mlflow import TrackingServer
+from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.runtime.settings import settings
 
 MLFLOW_SERVICE = "sagemaker-mlflow"
@@ -35,6 +35,23 @@ def tracking_server(described: dict[str, Any]) -> TrackingServer:
         size=described.get("TrackingServerSize"),
         artifact_store_uri=described.get("ArtifactStoreUri"),
         mlflow_version=described.get("MlflowVersion"),
+    )
+
+
+def mlflow_run(info: dict[str, Any]) -> MlflowRun:
+    """A run's RunInfo (runs/search's ``runs[].info``) as Launchpod reads it."""
+    return MlflowRun(
+        run_id=str(info["run_id"]), experiment_id=str(info["experiment_id"]), run_name=info.get("run_name")
+    )
+
+
+def metric_point(metric: dict[str, Any]) -> MetricPoint:
+    """One of metrics/get-history's ``metrics`` as Launchpod reads it (its step left out when 0)."""
+    return MetricPoint(
+        key=str(metric["key"]),
+        value=float(metric["value"]),
+        timestamp_ms=int(metric["timestamp"]),
+        step=int(metric.get("step") or 0),
     )
 
 
@@ -90,20 +107,20 @@ class Mlflow:
             raise RetryableError(f"{action} on {arn}: {status} {found.get('message') or text}")
         return found
 
-    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
-        """The newest run of ``experiment`` on the tracking server ``arn`` (its info: run_id, experiment_id,
-        run_name, status); None when the experiment or a run does not exist yet."""
+    def latest_run(self, arn: str, experiment: str) -> MlflowRun | None:
+        """The newest run of ``experiment`` on the tracking server ``arn``; None when the experiment or a run
+        does not exist yet."""
         found = self._rest(arn, "GET", "experiments/get-by-name", {"experiment_name": experiment}, None)
         if not found:
             return None
         experiment_id = str(found["experiment"]["experiment_id"])
         search = {"experiment_ids": [experiment_id], "max_results": 1, "order_by": ["attributes.start_time DESC"]}
         runs = (self._rest(arn, "POST", "runs/search", None, search) or {}).get("runs") or []
-        return dict(runs[0]["info"]) if runs else None
+        return mlflow_run(runs[0]["info"]) if runs else None
 
-    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]:
-        """Every value logged for ``key`` in the run, in order: ``{key, value, timestamp (epoch ms), step}``
-        (MLflow REST API GetMetricHistory, https://mlflow.org/docs/latest/api_reference/rest-api.html#get-history);
-        [] when the run or the metric does not exist."""
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[MetricPoint]:
+        """Every value logged for ``key`` in the run, in order (MLflow REST API GetMetricHistory,
+        https://mlflow.org/docs/latest/api_reference/rest-api.html#get-history); [] when the run or the metric
+        does not exist."""
         found = self._rest(arn, "GET", "metrics/get-history", {"run_id": run_id, "metric_key": key}, None)
-        return [dict(m) for m in (found or {}).get("metrics") or []]
+        return [metric_point(m) for m in (found or {}).get("metrics") or []]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from launchpod.contracts.clusters import ClusterView, EksStatusView, HyperPodStatusView
 from launchpod.domain.clusters.cluster_record import ClusterRecord
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
 from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 
@@ -15,7 +14,7 @@ def cluster_view(
     region: str,
     record: ClusterRecord | None,
     eks: EksCluster | None,
-    addons: dict[str, dict[str, Any]],
+    addons: dict[str, EksAddon],
     hyperpod: HyperPodCluster | None,
 ) -> ClusterView:
     eks_view = EksStatusView(
@@ -26,7 +25,7 @@ def cluster_view(
         vpcId=eks.vpc_id if eks else None,
         subnetIds=list(eks.subnet_ids) if eks else [],
         authenticationMode=eks.authentication_mode if eks else None,
-        addons={n: a.get("status", "UNKNOWN") for n, a in addons.items()},
+        addons={n: a.status or "UNKNOWN" for n, a in addons.items()},
     )
     hp_view = HyperPodStatusView(
         status=hyperpod.status if hyperpod else "NOT_CREATED",

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from launchpod.domain import addons as addon_health
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
@@ -222,7 +223,7 @@ def wanted_version(entry_name: str, pinned: str, offered: tuple[list[str], str |
 
 
 def status(
-    addons: dict[str, dict[str, Any]],
+    addons: dict[str, EksAddon],
     workloads: dict[str, str | None],
     offered: Offered | None = None,
     kubernetes: str | None = None,
@@ -235,13 +236,13 @@ def status(
     rows = []
     for a in manifest().addons:
         found = addons.get(a.name)
-        installed = found.get("addonVersion") if found else None
+        installed = found.version if found else None
         wanted: str | None = a.version
         why: str | None = None
         if offered is not None and a.name in offered:
             versions, default = offered[a.name]
             wanted, why = addon_health.resolve_version(a.version, versions, default, kubernetes or "?")
-        row = _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
+        row = _row(a.name, "addon", a.required, a.version, installed, found.status if found else None, a.purpose)
         row["wanted"] = wanted
         row["drift"] = (installed is not None and installed != wanted) or why is not None
         notes = [why] if why else []

@@ -9,6 +9,7 @@ from typing import Any
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
 from launchpod.domain import hyperpod_observability, observability, ownership
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
 from launchpod.domain.errors import Conflict
 from launchpod.domain.features.identities import (
@@ -22,6 +23,7 @@ from launchpod.domain.features.identities import (
     task_governance,
     training_operator,
 )
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
 
@@ -48,7 +50,7 @@ CERT_MANAGER = "cert-manager"
 FSX_CSI = "aws-fsx-csi-driver"  # optional for reconcile-dependencies; the inference operator needs it
 
 
-def inference_enabled(addons: dict[str, dict[str, Any]]) -> bool:
+def inference_enabled(addons: dict[str, EksAddon]) -> bool:
     """The inference operator add-on is installed and not being removed."""
     return addon_health.in_use(addons.get(inference_operator().addon))
 
@@ -58,13 +60,13 @@ class RealState:
     """What the API read from AWS and Kubernetes for one cluster."""
 
     cluster: str
-    addons: dict[str, dict[str, Any]]
+    addons: dict[str, EksAddon]
     hyperpod: HyperPodCluster | None
     checkpoint_account: dict[str, Any] | None  # the ServiceAccount, if any
     checkpoint_role: str | None  # the role's ARN when Launchpod's role exists
     prefix: str = "launchpod"
     bucket: str = "the shared bucket"
-    grafana: dict[str, Any] | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
+    grafana: GrafanaWorkspace | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
 
     @property
     def tiered_mode(self) -> str | None:
@@ -86,8 +88,8 @@ class RealState:
         return self.checkpoint_role is not None or ownership.owns_k8s(self.checkpoint_account)
 
 
-def _addon_state(addon: dict[str, Any] | None) -> str:
-    return str(addon.get("status")) if addon else "NOT_INSTALLED"
+def _addon_state(addon: EksAddon | None) -> str:
+    return str(addon.status) if addon else "NOT_INSTALLED"
 
 
 def views(real: RealState) -> list[FeatureView]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from launchpod.domain import addons as addon_health
+from launchpod.domain.clusters.eks_addon import EksAddon
 
 ADDON = "amazon-sagemaker-hyperpod-observability"
 
@@ -44,18 +44,12 @@ class Query:
     promql: str
 
 
-def workspace(addons: dict[str, dict[str, Any]]) -> str | None:
+def workspace(addons: dict[str, EksAddon]) -> str | None:
     """The prometheusEndpoint the add-on writes to, or None (no add-on, being removed, or no workspace set)."""
     addon = addons.get(ADDON)
     if addon is None or not addon_health.in_use(addon):
         return None
-    try:
-        values = json.loads(addon.get("configurationValues") or "{}")
-    except ValueError:
-        return None
-    endpoint = (
-        ((values or {}).get("ampWorkspace") or {}).get("prometheusEndpoint") if isinstance(values, dict) else None
-    )
+    endpoint = (addon.configuration.get("ampWorkspace") or {}).get("prometheusEndpoint")
     return str(endpoint) if endpoint else None
 
 

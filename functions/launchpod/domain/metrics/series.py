@@ -4,19 +4,24 @@ asked for, and per-group averages of per-node series."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass
 
 from launchpod.contracts.metrics import MetricSeriesView, MetricSummary
 
 
-def points_of(result: dict[str, Any]) -> list[tuple[float, float]]:
-    """[[t, "value"], ...] as floats; NaN and infinities dropped (a quantile with no requests)."""
-    out = []
-    for t, raw in result.get("values") or []:
-        value = float(raw)
-        if math.isfinite(value):
-            out.append((float(t), value))
-    return out
+@dataclass(frozen=True)
+class RangeSeries:
+    """One series of a range query's answer as Launchpod reads it; the PrometheusQueries port (adapters.aws.amp)
+    builds it from the matrix Prometheus' HTTP API answers
+    (https://prometheus.io/docs/prometheus/latest/querying/api/#range-queries)."""
+
+    labels: dict[str, str]  # __name__ among them when the query keeps it
+    samples: tuple[tuple[float, float], ...]  # (unix seconds, value), NaN and infinities included
+
+
+def points_of(series: RangeSeries) -> list[tuple[float, float]]:
+    """The series' samples; NaN and infinities dropped (a quantile with no requests)."""
+    return [point for point in series.samples if math.isfinite(point[1])]
 
 
 def summary(points: list[tuple[float, float]]) -> MetricSummary:
@@ -48,12 +53,12 @@ def view(
     )
 
 
-def by_group(results: list[dict[str, Any]], group_of: dict[str, str]) -> dict[str, list[tuple[float, float]]]:
+def by_group(results: list[RangeSeries], group_of: dict[str, str]) -> dict[str, list[tuple[float, float]]]:
     """Per-node series (label Hostname) averaged per instance group at each instant (nodes of a group carry
     the same GPUs, so the mean of node means is the group's GPU mean)."""
     sums: dict[str, dict[float, list[float]]] = {}
     for result in results:
-        group = group_of.get(str((result.get("metric") or {}).get("Hostname")))
+        group = group_of.get(str(result.labels.get("Hostname")))
         if group is None:
             continue
         for t, v in points_of(result):

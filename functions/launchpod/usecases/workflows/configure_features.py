@@ -15,6 +15,7 @@ from launchpod.domain import hyperpod_observability as hp_observability
 from launchpod.domain import observability as container_insights
 from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.metrics.workspaces import PrometheusWorkspace
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows import grafana_workspace
@@ -84,7 +85,7 @@ class OperatorAddon:
             elif addons.broken(found):
                 raise PermanentError(f"The {self.title} needs {addons.problem(name, found)}. Fix it, then retry.")
             elif not addons.settled(found):
-                pending.append(f"{name} ({found.get('status')})")
+                pending.append(f"{name} ({found.status})")
         return pending
 
     def _role(self, doc: WorkflowInput, tags: dict[str, str], cluster_arn: str | None) -> str:
@@ -146,23 +147,23 @@ class OperatorAddon:
             return self._create(doc, tags)
         if addons.broken(found):
             raise PermanentError(f"{addons.problem(op.addon, found)}. Fix the cause shown, then retry.")
-        if found.get("status") == "ACTIVE":
-            return PhaseResult(outputs={"version": found.get("addonVersion")}, message=f"{op.addon} is ACTIVE.")
+        if found.status == "ACTIVE":
+            return PhaseResult(outputs={"version": found.version}, message=f"{op.addon} is ACTIVE.")
         if addons.waits_for_nodes(found):
             return PhaseResult(
-                outputs={"version": found.get("addonVersion"), "waitingForNodes": True},
-                message=addons.waiting_note(op.addon, found.get("addonVersion")) + ".",
+                outputs={"version": found.version, "waitingForNodes": True},
+                message=addons.waiting_note(op.addon, found.version) + ".",
             )
-        return self._wait(doc, f"{op.addon} is {found.get('status')}")
+        return self._wait(doc, f"{op.addon} is {found.status}")
 
     def _disable(self, doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult:
         op = self.entry()
         prefix = settings().resource_prefix
         found = wiring.eks().addons(doc.target).get(op.addon)
         if found is not None:
-            if not ownership.owns_aws(found.get("tags") or {}, doc.target, prefix):
+            if not ownership.owns_aws(found.tags, doc.target, prefix):
                 raise PermanentError(f"{op.addon} on {doc.target} was not installed by Launchpod; it is left in place.")
-            if found.get("status") != "DELETING":
+            if found.status != "DELETING":
                 wiring.eks().delete_addon(doc.target, op.addon)
             return self._wait(doc, f"Removing {op.addon}")
         removed = wiring.iam().delete_owned_role(
@@ -198,16 +199,16 @@ def cert_manager(doc: WorkflowInput) -> PhaseResult:
         return PhaseResult(ready=False, wait=features.POLL_SECONDS, message=f"Installing cert-manager {version}")
     if addons.broken(found):
         raise PermanentError(f"{addons.problem(features.CERT_MANAGER, found)}; the training operator needs it ACTIVE.")
-    if found.get("status") == "ACTIVE":
-        return PhaseResult(outputs={"version": found.get("addonVersion")}, message="cert-manager is ACTIVE.")
+    if found.status == "ACTIVE":
+        return PhaseResult(outputs={"version": found.version}, message="cert-manager is ACTIVE.")
     if addons.waits_for_nodes(found):
         return PhaseResult(
-            outputs={"version": found.get("addonVersion"), "waitingForNodes": True},
-            message=addons.waiting_note(features.CERT_MANAGER, found.get("addonVersion")) + ".",
+            outputs={"version": found.version, "waitingForNodes": True},
+            message=addons.waiting_note(features.CERT_MANAGER, found.version) + ".",
         )
     if doc.poll.get(CERT_MANAGER, 0) >= features.MAX_POLLS:
         raise PermanentError("cert-manager did not become ACTIVE in 20 minutes; retry.")
-    return PhaseResult(ready=False, wait=features.POLL_SECONDS, message=f"cert-manager is {found.get('status')}")
+    return PhaseResult(ready=False, wait=features.POLL_SECONDS, message=f"cert-manager is {found.status}")
 
 
 TRAINING_OPERATOR = OperatorAddon(
@@ -337,16 +338,14 @@ def task_governance(doc: WorkflowInput) -> PhaseResult:
         if addons.broken(found):
             raise PermanentError(f"{addons.problem(tg.addon, found)}. Fix the cause shown, then retry.")
         if addons.settled(found):
-            note = addons.waiting_note(tg.addon, found.get("addonVersion")) if addons.waits_for_nodes(found) else None
-            return PhaseResult(
-                outputs={"version": found.get("addonVersion")}, message=(note or f"{tg.addon} is ACTIVE") + "."
-            )
-        return _task_governance_wait(doc, f"{tg.addon} is {found.get('status')}")
+            note = addons.waiting_note(tg.addon, found.version) if addons.waits_for_nodes(found) else None
+            return PhaseResult(outputs={"version": found.version}, message=(note or f"{tg.addon} is ACTIVE") + ".")
+        return _task_governance_wait(doc, f"{tg.addon} is {found.status}")
     if found is None:
         return PhaseResult(message=f"{tg.addon} removed.")
-    if not ownership.owns_aws(found.get("tags") or {}, doc.target, prefix):
+    if not ownership.owns_aws(found.tags, doc.target, prefix):
         raise PermanentError(f"{tg.addon} on {doc.target} was not installed by Launchpod; it is left in place.")
-    if found.get("status") != "DELETING":
+    if found.status != "DELETING":
         wiring.eks().delete_addon(doc.target, tg.addon)
     return _task_governance_wait(doc, f"Removing {tg.addon}")
 
@@ -408,17 +407,17 @@ HYPERPOD_OBSERVABILITY = OperatorAddon(
 WORKSPACE_FAILED = ("CREATION_FAILED", "DELETING")
 
 
-def _workspace(doc: WorkflowInput) -> dict[str, Any] | PhaseResult:
+def _workspace(doc: WorkflowInput) -> PrometheusWorkspace | PhaseResult:
     """The workspace Launchpod made for the cluster (found by its alias and ownership tags), created when there
     is none; a PhaseResult to wait with while it is not ACTIVE yet."""
     prefix = settings().resource_prefix
     alias, tags = hp_observability.workspace_alias(prefix, doc.target), control_plane.tags(doc.target, prefix)
     workspaces = wiring.amp_workspaces()
     found = workspaces.owned(alias, tags) or workspaces.create(alias, tags)
-    status = str((found.get("status") or {}).get("statusCode"))
+    status = found.status
     if status in WORKSPACE_FAILED:
         raise PermanentError(
-            f"The Amazon Managed Prometheus workspace {alias} ({found.get('workspaceId')}) is {status}; delete it"
+            f"The Amazon Managed Prometheus workspace {alias} ({found.id}) is {status}; delete it"
             " (aws amp delete-workspace), then retry."
         )
     if status != "ACTIVE":
@@ -442,14 +441,14 @@ def hyperpod_observability(doc: WorkflowInput) -> PhaseResult:
     found = _workspace(doc)
     if isinstance(found, PhaseResult):
         return found
-    arn, endpoint, grafana = str(found["arn"]), str(found["prometheusEndpoint"]), wanted.grafanaWorkspaceArn
+    arn, endpoint, grafana = found.arn, str(found.endpoint), wanted.grafanaWorkspaceArn
     if wanted.grafana_sign_in is not None:
         made = grafana_workspace.ensure(
             doc, arn, wanted.grafana_sign_in, lambda message: HYPERPOD_OBSERVABILITY._wait(doc, message)
         )
         if isinstance(made, PhaseResult):
             return made
-        grafana = str(made["arn"])
+        grafana = made.arn
     addon = replace(
         HYPERPOD_OBSERVABILITY,
         policy=lambda _cluster_arn: hp_observability.policy(arn),

@@ -7,6 +7,7 @@ from launchpod.contracts.phase_outputs import StorageAccessOutput
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons, storage
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import Conflict, PermanentError
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -15,8 +16,8 @@ from launchpod.usecases.workflows.phase import PhaseResult
 WAIT_BOUND = "WaitBound"
 
 
-def _state(addon: dict[str, object]) -> str:
-    return "ACTIVE" if addon.get("status") == "ACTIVE" else "installed, waits for nodes"
+def _state(addon: EksAddon) -> str:
+    return "ACTIVE" if addon.status == "ACTIVE" else "installed, waits for nodes"
 
 
 def storage_access(doc: WorkflowInput) -> PhaseResult:
@@ -28,7 +29,7 @@ def storage_access(doc: WorkflowInput) -> PhaseResult:
     addon = storage.ADDON[request.kind]
     found = wiring.eks().addons(doc.target).get(addon)
     if found is None or not addons.settled(found):
-        state = f"is {found.get('status')}" if found else "is not installed"
+        state = f"is {found.status}" if found else "is not installed"
         optional = " with the optional ones" if request.kind == "fsx" else ""
         raise PermanentError(
             f"The CSI driver add-on {addon} {state} on {doc.target}. Install the cluster's dependencies{optional}"

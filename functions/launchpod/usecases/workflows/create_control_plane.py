@@ -8,6 +8,7 @@ from launchpod.contracts.phase_outputs import ClusterRoleOutput, NetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons, ownership
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.domain.network import DEFAULT_VPC_CIDR
 from launchpod.runtime import wiring
@@ -196,20 +197,20 @@ def core_addons(doc: WorkflowInput) -> PhaseResult:
     for name in control_plane.CORE_ADDONS:
         if name not in present:
             eks.create_addon(doc.target, name, tags_of(doc))
-            present[name] = {"status": "CREATING"}
+            present[name] = EksAddon(name=name, status="CREATING")
     found = {n: present[n] for n in control_plane.CORE_ADDONS}
     broken = [addons.problem(n, a) for n, a in found.items() if addons.broken(a)]
     if broken:
         raise PermanentError(f"Add-ons failed: {'; '.join(broken)}. Fix the cause shown, then retry.")
-    versions = {n: a.get("addonVersion") for n, a in found.items()}
+    versions = {n: a.version for n, a in found.items()}
     # A DaemonSet add-on must be ACTIVE; coredns is done when it is ACTIVE or only waits for nodes.
     waiting = sorted(
         n
         for n, a in found.items()
-        if a.get("status") != "ACTIVE" and (n in control_plane.DAEMONSET_ADDONS or not addons.settled(a))
+        if a.status != "ACTIVE" and (n in control_plane.DAEMONSET_ADDONS or not addons.settled(a))
     )
     if not waiting:
-        active = [f"{n} {versions[n]}" for n, a in found.items() if a.get("status") == "ACTIVE"]
+        active = [f"{n} {versions[n]}" for n, a in found.items() if a.status == "ACTIVE"]
         for_nodes = [n for n, a in found.items() if addons.waits_for_nodes(a)]
         message = ", ".join(active) + " ACTIVE."
         if for_nodes:
@@ -222,7 +223,7 @@ def core_addons(doc: WorkflowInput) -> PhaseResult:
     return PhaseResult(
         ready=False,
         wait=control_plane.ADDON_POLL_SECONDS,
-        message="Waiting for " + ", ".join(f"{n} ({found[n].get('status')})" for n in waiting),
+        message="Waiting for " + ", ".join(f"{n} ({found[n].status})" for n in waiting),
     )
 
 

@@ -7,12 +7,12 @@ turned off."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import hyperpod_observability as hp_observability
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.phase import PhaseResult
@@ -24,7 +24,7 @@ FAILED = ("CREATION_FAILED", "FAILED", "DELETION_FAILED")
 
 def ensure(
     doc: WorkflowInput, prometheus_arn: str, sign_in: str, wait: Callable[[str], PhaseResult]
-) -> dict[str, Any] | PhaseResult:
+) -> GrafanaWorkspace | PhaseResult:
     """The workspace, ACTIVE; ``wait(message)`` while it is not yet."""
     prefix = settings().resource_prefix
     name, tags = hp_observability.grafana_name(prefix, doc.target), control_plane.tags(doc.target, prefix)
@@ -35,11 +35,11 @@ def ensure(
     iam.put_inline_policy(name, POLICY_NAME, hp_observability.grafana_policy(prometheus_arn))
     workspaces = wiring.grafana_workspaces()
     found = workspaces.owned(name, tags) or workspaces.create(name, role, sign_in, tags)
-    status = str(found["status"])
+    status = found.status
     if status in FAILED:
         raise PermanentError(
-            f"The Amazon Managed Grafana workspace {name} ({found['id']}) is {status}; delete it"
-            f" (aws grafana delete-workspace --workspace-id {found['id']}), then retry."
+            f"The Amazon Managed Grafana workspace {name} ({found.id}) is {status}; delete it"
+            f" (aws grafana delete-workspace --workspace-id {found.id}), then retry."
         )
     if status != "ACTIVE":
         return wait(f"Amazon Managed Grafana workspace {name} is {status}")
@@ -53,5 +53,5 @@ def remove(doc: WorkflowInput) -> None:
     workspaces = wiring.grafana_workspaces()
     found = workspaces.owned(name, tags)
     if found is not None:
-        workspaces.delete(str(found["id"]))
+        workspaces.delete(found.id)
     wiring.iam().delete_owned_role(name, tags)

@@ -28,11 +28,11 @@ def await_addons(doc: WorkflowInput) -> PhaseResult:
     broken = [addons.problem(n, present[n]) for n in names if addons.broken(present[n])]
     if broken:
         raise PermanentError(f"Add-ons failed: {'; '.join(broken)}. Fix the cause shown, then retry.")
-    waiting = [n for n in names if present[n].get("status") != "ACTIVE"]
+    waiting = [n for n in names if present[n].status != "ACTIVE"]
     if not waiting:
         return PhaseResult(
-            outputs={"addons": {n: present[n].get("addonVersion") for n in names}},
-            message=", ".join(f"{n} {present[n].get('addonVersion')}" for n in names) + " ACTIVE on the nodes.",
+            outputs={"addons": {n: present[n].version for n in names}},
+            message=", ".join(f"{n} {present[n].version}" for n in names) + " ACTIVE on the nodes.",
         )
     if doc.poll.get(AWAIT_ADDONS, 0) >= provision.MAX_ADDON_POLLS:
         raise PermanentError(
@@ -44,5 +44,5 @@ def await_addons(doc: WorkflowInput) -> PhaseResult:
     return PhaseResult(
         ready=False,
         wait=provision.ADDON_POLL_SECONDS,
-        message="Waiting for " + ", ".join(f"{n} ({present[n].get('status')})" for n in waiting),
+        message="Waiting for " + ", ".join(f"{n} ({present[n].status})" for n in waiting),
     )

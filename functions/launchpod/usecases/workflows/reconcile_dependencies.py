@@ -3,6 +3,7 @@ manifest, in parallel; and the pod identity roles the add-ons and the AWS Load B
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
@@ -10,6 +11,7 @@ from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons as addon_health
 from launchpod.domain import dependencies
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.instance_types import DevicePlacement
 from launchpod.domain.dependencies import lbc, lbc_tls, objects
 from launchpod.domain.errors import PermanentError
@@ -52,14 +54,14 @@ def addons(doc: WorkflowInput) -> PhaseResult:
         if found is None:
             identity = pod_identity_role(doc.target, entry, tags) if entry.podIdentity else None
             eks.create_addon(doc.target, entry.name, tags, version, identity)
-            present[entry.name] = {"status": "CREATING", "addonVersion": version}
+            present[entry.name] = EksAddon(name=entry.name, status="CREATING", version=version)
         elif (
-            found.get("addonVersion") != version
+            found.version != version
             and addon_health.settled(found)
-            and not addon_health.is_downgrade(found.get("addonVersion") or "", version)
+            and not addon_health.is_downgrade(found.version or "", version)
         ):
             eks.update_addon(doc.target, entry.name, version)
-            present[entry.name] = {**found, "status": "UPDATING"}
+            present[entry.name] = dataclasses.replace(found, status="UPDATING")
     states = {e.name: present[e.name] for e in wanted}
     broken = [addon_health.problem(n, a) for n, a in states.items() if addon_health.broken(a)]
     if broken:
@@ -71,10 +73,10 @@ def addons(doc: WorkflowInput) -> PhaseResult:
         return PhaseResult(
             ready=False,
             wait=dependencies.POLL_SECONDS,
-            message="Waiting for " + ", ".join(f"{n} ({states[n].get('status')})" for n in waiting),
+            message="Waiting for " + ", ".join(f"{n} ({states[n].status})" for n in waiting),
         )
-    versions = {n: a.get("addonVersion") for n, a in states.items()}
-    active = [f"{n} {versions[n]}" for n, a in states.items() if a.get("status") == "ACTIVE"]
+    versions = {n: a.version for n, a in states.items()}
+    active = [f"{n} {versions[n]}" for n, a in states.items() if a.status == "ACTIVE"]
     for_nodes = [n for n, a in states.items() if addon_health.waits_for_nodes(a)]
     parts = [", ".join(active) + " ACTIVE."] if active else []
     parts += [addon_health.waiting_note(n, versions[n]) + "." for n in for_nodes]
