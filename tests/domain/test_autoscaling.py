@@ -4,6 +4,7 @@ groups, the role may only add and remove this cluster's nodes, and what counts a
 from __future__ import annotations
 
 import pytest
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.instance_groups import autoscaling
@@ -36,18 +37,19 @@ def test_managed_groups_start_at_zero_and_the_others_keep_their_count():
 def test_only_hyperpod_instance_groups_can_be_managed():
     request = AutoscalingInput(name="c", enabled=True, groups=["eks-nodegroup"])
     with pytest.raises(InvalidInput) as exc:
-        autoscaling.check_groups(request, {"InstanceGroups": [{"InstanceGroupName": "gpu"}]})
+        autoscaling.check_groups(request, hyperpod_cluster_of({"InstanceGroups": [{"InstanceGroupName": "gpu"}]}))
     assert "HyperPod instance groups only" in exc.value.message
 
 
 def test_no_change_when_already_as_asked():
-    on = {"AutoScaling": {"Mode": "Enable", "Status": "InService"}}
+    on = hyperpod_cluster_of({"AutoScaling": {"Mode": "Enable", "Status": "InService"}})
     klass, pool = autoscaling.node_class(["gpu"]), autoscaling.node_pool(300)
     request = AutoscalingInput(name="c", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
     assert autoscaling.is_noop(request, on, klass, pool)
     assert not autoscaling.is_noop(request.model_copy(update={"consolidateAfterSeconds": 60}), on, klass, pool)
-    assert not autoscaling.is_noop(request, {"AutoScaling": {"Mode": "Enable", "Status": "Creating"}}, klass, pool)
-    assert autoscaling.is_noop(AutoscalingInput(name="c", enabled=False), {}, None, None)
+    creating = hyperpod_cluster_of({"AutoScaling": {"Mode": "Enable", "Status": "Creating"}})
+    assert not autoscaling.is_noop(request, creating, klass, pool)
+    assert autoscaling.is_noop(AutoscalingInput(name="c", enabled=False), hyperpod_cluster_of({}), None, None)
 
 
 def test_enabling_needs_groups_and_at_most_ten():

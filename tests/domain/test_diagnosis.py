@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.domain.nodes import diagnosis
 
 
@@ -80,11 +81,13 @@ def test_a_healthy_node_says_nothing_is_wrong_and_suggests_nothing():
 
 
 def test_cluster_creation_names_a_quota_too_low_for_what_the_clusters_ask():
-    described = {
-        "ClusterStatus": "Failed",
-        "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefghijkl",
-        "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge", "TargetCount": 2}],
-    }
+    described = hyperpod_cluster_of(
+        {
+            "ClusterStatus": "Failed",
+            "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefghijkl",
+            "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge", "TargetCount": 2}],
+        }
+    )
     quotas = {"ml.p5.48xlarge": (2.0, 1, 2), "ml.m5.xlarge": (10.0, 0, 1)}
     found = diagnosis.creation("c1", described, [], [], {}, ["us-east-1a"], quotas)
     short = [f for f in found["findings"] if f["title"].startswith("'ml.p5.48xlarge for cluster usage' is 2")]

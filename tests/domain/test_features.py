@@ -5,6 +5,7 @@ and only what Launchpod created removed."""
 from __future__ import annotations
 
 import pytest
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, ownership
 from launchpod.domain.clusters.eks_addon import AddonIssue, EksAddon
@@ -16,8 +17,11 @@ IN_SERVICE = {"ClusterStatus": "InService", "ClusterArn": "arn:aws:sagemaker:us-
 
 
 def _real(**kw) -> features.RealState:
+    """``hyperpod``: DescribeCluster's answer, read as the adapter reads it."""
     base = {"cluster": "c1", "addons": {}, "hyperpod": IN_SERVICE, "checkpoint_account": None, "checkpoint_role": None}
-    return features.RealState(**(base | kw))
+    real = base | kw
+    described = real.pop("hyperpod")
+    return features.RealState(**real, hyperpod=hyperpod_cluster_of(described) if described is not None else None)
 
 
 def _plan(body: dict, real: features.RealState) -> list[tuple[str, str, str | None]]:

@@ -5,6 +5,7 @@ missing, NOOP when installed."""
 from __future__ import annotations
 
 import pytest
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, ownership
 from launchpod.domain.clusters.eks_addon import EksAddon
@@ -19,7 +20,7 @@ def _real(addons: dict[str, EksAddon]) -> features.RealState:
     return features.RealState(
         cluster="c1",
         addons=addons,
-        hyperpod={"ClusterStatus": "InService"},
+        hyperpod=hyperpod_cluster_of({"ClusterStatus": "InService"}),
         checkpoint_account=None,
         checkpoint_role=None,
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.domain.instance_groups.workflow import operation_state
+from launchpod.adapters.aws.instance_groups import instance_group_state
+from launchpod.domain.instance_groups import workflow
 
 
 def _operation(status: str, group: str = "gpu", target: int = 3) -> dict[str, Any]:
@@ -22,6 +23,14 @@ def _operation(status: str, group: str = "gpu", target: int = 3) -> dict[str, An
             }
         ],
     }
+
+
+def operation_state(
+    action: str, group: str, operation: dict[str, Any] | None, described: dict[str, Any] | None
+) -> tuple[bool, str | None]:
+    """workflow.operation_state with the group as DescribeCluster answers it (None: not listed), read as the
+    adapter reads it."""
+    return workflow.operation_state(action, group, operation, instance_group_state(described) if described else None)
 
 
 def _group(status: str, current: int, target: int = 3) -> dict[str, Any]:
@@ -71,14 +80,18 @@ def test_the_group_view_shows_a_scaling_operation_in_progress():
     from launchpod.domain.instance_groups.views import group_view
 
     busy = {**_group("Updating", 1), "InstanceType": "ml.p5.48xlarge", "ActiveOperations": {"Scaling": 1}}
-    assert group_view(busy, ["subnet-1"], {"subnet-1": "us-east-1a"}, dedicated=set()).scaling is True
+    assert (
+        group_view(instance_group_state(busy), ["subnet-1"], {"subnet-1": "us-east-1a"}, dedicated=set()).scaling
+        is True
+    )
     idle = {**_group("InService", 3), "InstanceType": "ml.p5.48xlarge"}
-    assert group_view(idle, ["subnet-1"], {"subnet-1": "us-east-1a"}, dedicated=set()).scaling is False
+    assert (
+        group_view(instance_group_state(idle), ["subnet-1"], {"subnet-1": "us-east-1a"}, dedicated=set()).scaling
+        is False
+    )
 
 
 def test_a_done_operation_read_after_a_still_creating_group_waits_for_a_fresh_read():
-    from launchpod.domain.instance_groups.workflow import operation_state
-
     operation = {
         "Status": "Done",
         "ScalingDetails": [

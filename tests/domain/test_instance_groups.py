@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
@@ -14,7 +15,8 @@ from launchpod.domain.training_plans import Reservation, TrainingPlan
 
 from tests.instance_facts import facts
 
-DETAILS = {
+# the group as DescribeCluster answers it, read as the adapter reads it
+DESCRIBED = {
     "InstanceGroupName": "gpu",
     "InstanceType": "ml.p5.48xlarge",
     "TargetCount": 2,
@@ -26,6 +28,7 @@ DETAILS = {
     "KubernetesConfig": {"CurrentLabels": {"team": "nlp"}, "DesiredLabels": {"team": "nlp"}},
     "ImageVersionStatus": "Current",
 }
+DETAILS = instance_group_state(DESCRIBED)
 
 
 def _diff(**sent):
@@ -80,7 +83,7 @@ def test_adding_a_group_again_in_another_zone_or_subnet_is_refused_naming_where_
     assert [d["field"] for d in subnet.value.details] == ["body.dedicatedSubnet"]
     # a training plan puts its group in the plan's zone whatever was asked: the zone asked is not compared
     plan = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p"
-    with_plan = {**DETAILS, "TrainingPlanArn": plan}
+    with_plan = instance_group_state({**DESCRIBED, "TrainingPlanArn": plan})
     again = AddInstanceGroupRequest(
         **body, capacityType="trainingPlan", trainingPlanArn=plan, availabilityZone="us-east-1b"
     )
@@ -190,10 +193,13 @@ def test_a_group_shows_its_minimum_count_and_the_image_its_nodes_run_as_describe
         "Status": "InService",
         "CurrentImageReleaseVersion": "2025.12.01",
     }
-    view = group_view(details, ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
+    view = group_view(instance_group_state(details), ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
     assert (view.currentCount, view.targetCount, view.minInstanceCount) == (3, 4, 2)
     assert view.imageVersion == "2025.12.01" and view.availabilityZones == ["us-east-1a"]
     custom = group_view(
-        {**details, "CurrentImageReleaseVersion": None, "CurrentImageId": "ami-0abc"}, [], {}, dedicated=set()
+        instance_group_state({**details, "CurrentImageReleaseVersion": None, "CurrentImageId": "ami-0abc"}),
+        [],
+        {},
+        dedicated=set(),
     )
     assert custom.imageVersion == "ami-0abc"

@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 from launchpod.contracts.jobs import RECIPE_KINDS, SubmitJobInput
+from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.jobs import manifests, recipes, rules, views
 from pydantic import ValidationError
@@ -15,13 +16,13 @@ from pydantic import ValidationError
 from tests import manifests as schemas
 from tests.instance_facts import facts
 
-P5 = {"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}
+P5 = InstanceGroupState("gpu", instance_type="ml.p5.48xlarge")
 FACTS = rules.ClusterFacts(
     cluster="c1",
     groups={
         "gpu": P5,
-        "spot": {**P5, "InstanceGroupName": "spot", "CapacityRequirements": {"Spot": {}}},
-        "trn": {"InstanceGroupName": "trn", "InstanceType": "ml.trn1.32xlarge"},
+        "spot": InstanceGroupState("spot", instance_type="ml.p5.48xlarge", spot=True),
+        "trn": InstanceGroupState("trn", instance_type="ml.trn1.32xlarge"),
     },
     training_operator="ACTIVE",
     kuberay=True,
@@ -167,7 +168,7 @@ def test_more_gpus_per_node_than_the_type_has_is_refused_naming_the_count():
 def test_a_job_on_any_gpu_type_hyperpod_offers_asks_for_its_gpus_and_efa(instance_type, gpus, efa):
     """EC2's facts for the group's type, not a 15-row table: on a type the table lacked, a job asked for no
     GPU and no EFA and its processes found no device."""
-    group = {"InstanceGroupName": "new", "InstanceType": instance_type}
+    group = InstanceGroupState("new", instance_type=instance_type)
     request = _request(recipe="pytorch-torchrun", instanceGroup="new")
     check = rules.ClusterFacts(**{**FACTS.__dict__, "groups": {"new": group}})
     acc = facts(rules.check(request, check))

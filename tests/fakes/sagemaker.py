@@ -71,9 +71,6 @@ class SageMaker:
         found = self.clusters.get(name)
         return hyperpod_cluster_of({"ClusterName": name, **found}) if found is not None else None
 
-    def described_cluster(self, name: str) -> dict[str, Any] | None:
-        return self.clusters.get(name)
-
     def hyperpod_names(self) -> list[str]:
         return list(self.clusters)
 

@@ -71,7 +71,8 @@ def _seeded(name: str) -> SageMaker:
         "Orchestrator": {"Eks": {"ClusterArn": "arn:aws:eks:us-east-1:123456789012:cluster/hp-eks"}},
         "InstanceGroups": [
             {k: v for k, v in GROUP.items() if k != "InstanceCount"}
-            | {"Status": "InService", "CurrentCount": 2, "TargetCount": 2}
+            | {"Status": "InService", "CurrentCount": 2, "TargetCount": 2, "ThreadsPerCore": 1}
+            | {"ImageVersionStatus": "UpToDate"}
         ],
     }
     return SageMaker(
@@ -119,8 +120,19 @@ def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port
     [cluster] = created.hyperpod_clusters()
     assert (cluster.name, cluster.status, cluster.failure_message) == ("hp", "InService", None)
     assert re.fullmatch(r"arn:aws:sagemaker:us-east-1:123456789012:cluster/[a-z0-9]+", cluster.arn)
+    # HyperPod reports the threads per core it chose; the spec is what UpdateCluster is sent to keep the group
     assert cluster.instance_groups == (
-        InstanceGroupState("workers", "InService", "ml.p5.48xlarge", current_count=2, target_count=2),
+        InstanceGroupState(
+            "workers",
+            "InService",
+            "ml.p5.48xlarge",
+            current_count=2,
+            target_count=2,
+            image_version_status="UpToDate",
+            threads_per_core=1,
+            execution_role=ROLE_ARN,
+            spec={**GROUP, "ThreadsPerCore": 1},
+        ),
     )
     assert cluster.group("workers") == cluster.instance_groups[0] and cluster.group("ghost") is None
     assert (cluster.continuous, cluster.subnets, cluster.security_group_ids) == (
@@ -205,7 +217,6 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
     assert sagemaker.hyperpod_cluster("ghost") is None
-    assert sagemaker.described_cluster("ghost") is None
     assert sagemaker.hyperpod_clusters() == []
     assert sagemaker.hyperpod_names() == []
 

@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from launchpod.domain.instance_groups import specs
+from launchpod.adapters.aws.instance_groups import spec_from_details
 
 from tests.sandbox.clusters import cluster_body
 
@@ -39,7 +39,7 @@ def cluster(sandbox):
 
 def _system_spec(sandbox) -> dict:
     described = sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
-    return specs.spec_from_details(next(g for g in described["InstanceGroups"] if g["InstanceGroupName"] == "system"))
+    return spec_from_details(next(g for g in described["InstanceGroups"] if g["InstanceGroupName"] == "system"))
 
 
 def _groups(sandbox) -> dict[str, dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import NoopView, OperationView
@@ -18,6 +19,7 @@ from tests.fakes.operations import Operations, Workflows
 from tests.fakes.sagemaker import SageMaker
 
 ON = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Enable", "Status": "InService"}}
+ON_CLUSTER = hyperpod_cluster_of(ON)  # as the adapter reads DescribeCluster's answer
 ASKED = AutoscalingInput(name="train", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
 
 
@@ -26,25 +28,25 @@ def _applied() -> Kube:
 
 
 def test_enabling_what_karpenter_already_runs_is_a_noop() -> None:
-    klass, pool = karpenter_objects("train", ON, read=_applied())
+    klass, pool = karpenter_objects("train", ON_CLUSTER, read=_applied())
     assert klass is not None and klass["spec"]["instanceGroups"] == ["gpu"]
-    assert autoscaling.is_noop(ASKED, ON, klass, pool)
+    assert autoscaling.is_noop(ASKED, ON_CLUSTER, klass, pool)
 
 
 def test_another_group_on_the_same_objects_is_not_a_noop() -> None:
     other = AutoscalingInput(name="train", enabled=True, groups=["gpu", "cpu"], consolidateAfterSeconds=300)
-    assert not autoscaling.is_noop(other, ON, *karpenter_objects("train", ON, read=_applied()))
+    assert not autoscaling.is_noop(other, ON_CLUSTER, *karpenter_objects("train", ON_CLUSTER, read=_applied()))
 
 
 def test_while_karpenter_kinds_are_not_readable_the_change_goes_ahead() -> None:
     kube = Kube(error=RetryableError("Could not reach the Kubernetes API of train."))
-    assert karpenter_objects("train", ON, read=kube) == (None, None)
-    assert not autoscaling.is_noop(ASKED, ON, None, None)
+    assert karpenter_objects("train", ON_CLUSTER, read=kube) == (None, None)
+    assert not autoscaling.is_noop(ASKED, ON_CLUSTER, None, None)
 
 
 def test_with_autoscaling_off_kubernetes_is_not_read() -> None:
     kube = _applied()
-    off = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Disable"}}
+    off = hyperpod_cluster_of({"ClusterStatus": "InService", "AutoScaling": {"Mode": "Disable"}})
     assert karpenter_objects("train", off, read=kube) == (None, None)
     assert kube.reads == []
 

@@ -12,6 +12,7 @@ from launchpod.contracts.clusters import DeleteClusterInput, ImportClusterReques
 from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters.eks_cluster import EksCluster
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
@@ -83,9 +84,9 @@ def test_a_page_describes_only_the_clusters_each_service_lists_and_shows_the_res
             return super().cluster(name)
 
     class CountingSageMaker(SageMaker):
-        def described_cluster(self, name: str) -> dict[str, Any] | None:
+        def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
             described.append(("sagemaker", name))
-            return super().described_cluster(name)
+            return super().hyperpod_cluster(name)
 
     eks, sagemaker = CountingEks(ports.eks.clusters), CountingSageMaker({"train": {**hp, "ClusterStatus": "InService"}})
     page = clusters.list_clusters(10, None, ports=replace(ports, eks=eks, sagemaker=sagemaker))

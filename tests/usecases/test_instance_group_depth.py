@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.contracts.common import Role
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.contracts.operations import NoopView, OperationView
@@ -176,7 +177,7 @@ def test_a_new_patching_strategy_keeps_hyperpods_schedule_and_reorders_types() -
     )
     started = cases.update_instance_group("train", "flex", request, ADMIN, ports=ports)
     assert isinstance(started, OperationView)
-    spec = changes.apply_changes(FLEX, started.request["changes"])
+    spec = changes.apply_changes(instance_group_state(FLEX), started.request["changes"])
     assert spec["AutoPatchConfig"]["PatchingStrategy"] == "WhenAllIdle"
     assert spec["AutoPatchConfig"]["PatchSchedule"] == {"NextPatchDate": PATCH_DATE}
     assert spec["InstanceRequirements"] == {"InstanceTypes": ["ml.g5.12xlarge", "ml.g5.8xlarge"]}
@@ -199,7 +200,7 @@ def test_a_single_type_group_cannot_become_flexible_and_a_minimum_stays_under_th
 
 
 def test_the_group_view_shows_each_types_count_the_minimum_and_the_next_patch() -> None:
-    view = group_view(FLEX, ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
+    view = group_view(instance_group_state(FLEX), ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
     assert view.instanceTypes == ["ml.g5.8xlarge", "ml.g5.12xlarge"]
     assert view.typeCounts == {"ml.g5.8xlarge": 0, "ml.g5.12xlarge": 2}
     assert (view.minInstanceCount, view.imageReleaseVersion) == (1, "1.2.3")
@@ -209,8 +210,8 @@ def test_the_group_view_shows_each_types_count_the_minimum_and_the_next_patch() 
 
 def test_a_group_with_a_minimum_is_done_once_that_many_run() -> None:
     partial = {**FLEX, "TargetCount": 4, "CurrentCount": 2, "MinCount": 2}
-    assert workflow.wait_state("add", "flex", partial) == (True, None)
-    assert workflow.wait_state("add", "flex", {**partial, "MinCount": None}) == (False, None)
+    assert workflow.wait_state("add", "flex", instance_group_state(partial)) == (True, None)
+    assert workflow.wait_state("add", "flex", instance_group_state({**partial, "MinCount": None})) == (False, None)
 
 
 def test_a_flexible_groups_instances_count_against_the_quota_of_the_type_they_run() -> None:

@@ -10,6 +10,7 @@ from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import Conflict, LaunchpodError
 from launchpod.domain.instance_groups import autoscaling, specs
 from launchpod.runtime import wiring
@@ -38,10 +39,10 @@ def real() -> AutoscalingPorts:
 
 
 def karpenter_objects(
-    name: str, described: dict[str, Any], *, read: KubeReader
+    name: str, cluster: HyperPodCluster, *, read: KubeReader
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The HyperpodNodeClass and NodePool Launchpod applied, when AutoScaling is on (None, None otherwise)."""
-    if (described.get("AutoScaling") or {}).get("Mode") != "Enable":
+    if cluster.autoscaling is None or cluster.autoscaling.mode != "Enable":
         return None, None
     try:
         return read(name, autoscaling.node_class([])), read(name, autoscaling.node_pool(0))
@@ -56,7 +57,7 @@ def set_autoscaling(
     operation, on an InService cluster only (HyperPod takes one update at a time), once check_enable found
     nothing AWS refuses and no node goes that the request did not confirm."""
     name = request.name
-    described = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if described is None:
         raise hyperpod.no_hyperpod(name)
     autoscaling.check_groups(request, described)
@@ -65,10 +66,8 @@ def set_autoscaling(
         state = "on for " + ", ".join(request.instanceGroups) if request.enabled else "off"
         return NoopView(message=f"Autoscaling is already {state}; no changes.")
     autoscaling.check_enable(request, described, autoscaling.managed_groups(klass))
-    if request.enabled and (described.get("AutoScaling") or {}).get("Mode") != "Enable":
-        specs.check_passable(name, described.get("InstanceGroups", []), ports.prefix)  # UpdateCluster re-passes
-    if described.get("ClusterStatus") != "InService":
-        raise Conflict(
-            f"The HyperPod cluster {name} is {described.get('ClusterStatus')}; change autoscaling once it is InService."
-        )
+    if request.enabled and (described.autoscaling is None or described.autoscaling.mode != "Enable"):
+        specs.check_passable(name, described.instance_groups, ports.prefix)  # UpdateCluster re-passes
+    if described.status != "InService":
+        raise Conflict(f"The HyperPod cluster {name} is {described.status}; change autoscaling once it is InService.")
     return ops.submit(ports.operations, ports.workflows, autoscaling.plan(request), who)[0]

@@ -65,7 +65,7 @@ def _view(
     cluster by the name, so there is nothing to describe."""
     eks = ports.eks.cluster(name) if in_eks else None
     addons = ports.eks.addons(name) if eks and eks.status == "ACTIVE" else {}
-    hp = ports.sagemaker.described_cluster(name) if in_sagemaker else None
+    hp = ports.sagemaker.hyperpod_cluster(name) if in_sagemaker else None
     return cluster_view(name, wiring.region(), record, eks, addons, hp)
 
 
@@ -124,7 +124,7 @@ def delete_cluster(request: DeleteClusterInput, who: ops.Principal, *, ports: Cl
     record, eks = ports.clusters.get(request.name), ports.eks.cluster(request.name)
     if record is None and eks is None:
         raise _unknown(request.name)
-    hp = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(request.name))
+    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
     names = mlflow.teardown_names(record, ports.prefix, request.name)
     servers = [n for n in names if ports.mlflow.describe(n) is not None]
     found = Plan(request.name, teardown.steps(request.name, eks, hp, servers))
@@ -143,13 +143,13 @@ def delete_hyperpod(request: DeleteHyperPodInput, who: ops.Principal, *, ports: 
     name = request.name
     if ports.clusters.get(name) is None and ports.eks.cluster(name) is None:
         raise _unknown(name)
-    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise NotFound(f"{name} has no HyperPod cluster to delete; its EKS control plane is left as it is.")
-    status = found.get("ClusterStatus")
-    why = found.get("FailureMessage") if status == "Failed" else None
-    groups = found.get("InstanceGroups") or []
-    nodes = sum(int(g.get("CurrentCount") or 0) for g in groups)
+    status = found.status
+    why = found.failure_message if status == "Failed" else None
+    groups = found.instance_groups
+    nodes = sum(g.current_count for g in groups)
     reason = f"it failed: {why}" if why else f"asked; its {nodes} node(s) and the pods on them go"
     warnings = (
         (f"{nodes} node(s) in {len(groups)} instance group(s) are deleted with it, with every pod running on them.",)

@@ -80,7 +80,7 @@ def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, 
     """HyperPod's events (newest first), with details; [] where AWS does not keep them for this cluster."""
     sm, cluster = ports.sagemaker, hyperpod.hyperpod_name(name)
     try:
-        if not hyperpod.keeps_events(sm.described_cluster(cluster)):
+        if not hyperpod.keeps_events(sm.hyperpod_cluster(cluster)):
             return []
         page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, 50, None)
     except LaunchpodError:
@@ -105,14 +105,14 @@ def node(name: str, node_id: str, *, ports: DiagnosisPorts) -> DiagnosisView:
 def cluster_creation(name: str, instance_types: list[str] | None, *, ports: DiagnosisPorts) -> DiagnosisView:
     """Why a cluster's creation failed or waits: its operations, HyperPod's events, where the instance types
     are offered and the account's quotas for them (``instance_types``: default, the cluster's own)."""
-    described = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     operations = [
         o.model_dump(mode="json")
         for o in ports.operations.list(target=name, status=None, limit=20)
         if o.kind in ("create-hyperpod", "provision-cluster", "create-control-plane")
     ]
     types = instance_types or sorted(
-        {g.get("InstanceType") for g in (described or {}).get("InstanceGroups", []) if g.get("InstanceType")}
+        {g.instance_type for g in (described.instance_groups if described else ()) if g.instance_type}
     )
     offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()} if types else {}
     zones = [z["name"] for z in ports.ec2.zones()]
@@ -125,7 +125,7 @@ def cluster_creation(name: str, instance_types: list[str] | None, *, ports: Diag
 
 
 def _quotas(
-    name: str, described: dict[str, Any] | None, types: list[str], ports: DiagnosisPorts
+    name: str, described: HyperPodCluster | None, types: list[str], ports: DiagnosisPorts
 ) -> dict[str, tuple[float, int, int]] | None:
     """Per type: the cluster-usage quota, what the account's other clusters ask for, what this one asks for."""
     if not types:
@@ -134,13 +134,9 @@ def _quotas(
         quotas = ports.quotas.sagemaker_quotas({preflight.quota_name(t) for t in types})
         clusters = ports.sagemaker.hyperpod_clusters() if quotas else []
         standing = preflight.standing(quotas, clusters, hyperpod.hyperpod_name(name), types)
-        groups = (described or {}).get("InstanceGroups", [])
+        groups = described.instance_groups if described else ()
         return {
-            t: (
-                quota.value,
-                used,
-                sum(int(g.get("TargetCount") or 0) for g in groups if g.get("InstanceType") == t),
-            )
+            t: (quota.value, used, sum(g.target_count for g in groups if g.instance_type == t))
             for t, (quota, used) in standing.items()
         }
     except LaunchpodError:

@@ -58,7 +58,7 @@ def real_state(name: str, *, ports: FeaturePorts) -> features.RealState:
     return features.RealState(
         cluster=name,
         addons=addons,
-        hyperpod=ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name)),
+        hyperpod=ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)),
         checkpoint_account=ports.read(name, features.service_account(name, None)),
         checkpoint_role=role,
         prefix=ports.prefix,

@@ -6,7 +6,6 @@ takes its ports; ``real()`` builds the deployed ones and unit tests pass in-memo
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest, UpdateSoftwareInput
@@ -14,6 +13,7 @@ from launchpod.contracts.operations import OperationView
 from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod, plans, provision, software
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.dependencies import objects as dependency_objects
@@ -132,9 +132,9 @@ def check_hyperpod(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> Non
     check_dependencies(request.name, read=ports.read)
 
 
-def hyperpod_zone(cluster: dict[str, Any] | None, *, ports: HyperPodPorts) -> str | None:
+def hyperpod_zone(cluster: HyperPodCluster | None, *, ports: HyperPodPorts) -> str | None:
     """The zone of the HyperPod cluster's compute subnet."""
-    ids = list(((cluster or {}).get("VpcConfig") or {}).get("Subnets") or [])
+    ids = list(cluster.subnets) if cluster is not None else []
     found = ports.ec2.subnets(ids) if ids else []
     return found[0].zone if found else None
 
@@ -156,7 +156,7 @@ def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principa
     """The HyperPod cluster planned against SageMaker's real one (its zone read from its subnet)."""
     full = CreateHyperPodInput(name=name, **request.model_dump())
     check_hyperpod(full, ports=ports)
-    existing = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     found = plans.hyperpod_plan(name, request, existing, hyperpod_zone(existing, ports=ports))
     return Proposal(
         found,
@@ -181,7 +181,7 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
             "import it into Launchpod or choose another name.",
             details=[next_step("POST /api/clusters/import")],
         )
-    hp = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(request.cluster))
+    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.cluster))
     volume, claim = (
         volume_and_claim(request.cluster, request.storage.storageName, read=ports.read)
         if request.storage is not None and existing is not None and existing.status == "ACTIVE"
@@ -205,11 +205,11 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
 def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
     """The AMI update of each instance group (UpdateClusterSoftware) on an InService cluster."""
     name = request.name
-    existing = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if existing is None:
         raise hyperpod.no_hyperpod(name)
-    if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
-        raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
-    groups = [g["InstanceGroupName"] for g in existing.get("InstanceGroups", [])]
+    if existing.status not in ("InService", "SystemUpdating"):
+        raise Conflict(f"The HyperPod cluster {name} is {existing.status}; update it once it is InService.")
+    groups = [g.name for g in existing.instance_groups]
     found = plans.software_plan(name, request, groups)
     return Proposal(found, lambda: _submit(replace(software.plan(request), steps=found.views()), who, ports))

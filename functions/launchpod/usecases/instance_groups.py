@@ -5,6 +5,7 @@ ports; ``real()`` builds the deployed ones and unit tests pass in-memory fakes."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.domain import mig
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.clusters.instance_types import to_ec2
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
 from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, specs, workflow
@@ -58,15 +60,15 @@ def real() -> InstanceGroupPorts:
     )
 
 
-def _cluster(name: str, ports: InstanceGroupPorts) -> dict[str, Any]:
-    cluster = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+def _cluster(name: str, ports: InstanceGroupPorts) -> HyperPodCluster:
+    cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if cluster is None:
         raise hyperpod.no_hyperpod(name)
     return cluster
 
 
-def _in_service(name: str, cluster: dict[str, Any]) -> None:
-    status = cluster.get("ClusterStatus")
+def _in_service(name: str, cluster: HyperPodCluster) -> None:
+    status = cluster.status
     if status != "InService":
         raise Conflict(
             f"The HyperPod cluster {name} is {status}; HyperPod takes one update at a time, so change its instance"
@@ -74,15 +76,15 @@ def _in_service(name: str, cluster: dict[str, Any]) -> None:
         )
 
 
-def _group(name: str, cluster: dict[str, Any], group: str) -> dict[str, Any]:
-    found = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == group), None)
+def _group(name: str, cluster: HyperPodCluster, group: str) -> InstanceGroupState:
+    found = cluster.group(group)
     if found is None:
-        have = ", ".join(g["InstanceGroupName"] for g in cluster.get("InstanceGroups", [])) or "none"
+        have = ", ".join(g.name for g in cluster.instance_groups) or "none"
         raise NotFound(f"{name} has no instance group {group}; it has {have}.")
-    return dict(found)
+    return found
 
 
-def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str, ports: InstanceGroupPorts) -> None:
+def _not_karpenters(name: str, cluster: HyperPodCluster, group: str, doing: str, ports: InstanceGroupPorts) -> None:
     """Karpenter owns a managed group's count, and a group still in its node class must not disappear."""
     if group in autoscaling.managed_groups(karpenter_objects(name, cluster, read=ports.read)[0]):
         raise Conflict(
@@ -92,8 +94,8 @@ def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str, 
         )
 
 
-def _cluster_subnets(cluster: dict[str, Any]) -> list[str]:
-    return list((cluster.get("VpcConfig") or {}).get("Subnets") or [])
+def _cluster_subnets(cluster: HyperPodCluster) -> list[str]:
+    return list(cluster.subnets)
 
 
 def _preflight_quota(name: str, instance_type: str, delta: int, group: str, ports: InstanceGroupPorts) -> None:
@@ -107,11 +109,11 @@ def _preflight_flexible_quota(name: str, types: list[str], delta: int, group: st
 
 
 def _needs_continuous(
-    name: str, cluster: dict[str, Any], request: AddInstanceGroupRequest | UpdateInstanceGroupRequest
+    name: str, cluster: HyperPodCluster, request: AddInstanceGroupRequest | UpdateInstanceGroupRequest
 ) -> None:
     placement.check_continuous(
         request,
-        cluster.get("NodeProvisioningMode") == "Continuous",
+        cluster.continuous,
         "body",
         f"{name} was created without it (NodeProvisioningMode is not Continuous); create the cluster with "
         "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
@@ -129,13 +131,10 @@ def _submit(
 
 
 def _subnets_of(
-    cluster: dict[str, Any], groups: list[dict[str, Any]], ports: InstanceGroupPorts
+    cluster: HyperPodCluster, groups: Sequence[InstanceGroupState], ports: InstanceGroupPorts
 ) -> tuple[dict[str, str], set[str]]:
     """The zone of each subnet the cluster and ``groups`` use, and which of them Launchpod made for one group."""
-    ids = sorted(
-        set(_cluster_subnets(cluster))
-        | {s for g in groups for s in (g.get("OverrideVpcConfig") or {}).get("Subnets") or []}
-    )
+    ids = sorted(set(_cluster_subnets(cluster)) | {s for g in groups for s in g.override_subnets})
     subnets = ports.ec2.subnets(subnet_ids=ids) if ids else []
     zone_of = {s.id: s.zone for s in subnets}
     dedicated = {s.id for s in subnets if s.tags.get("launchpod:purpose") == workflow.SUBNET_PURPOSE}
@@ -145,14 +144,14 @@ def _subnets_of(
 def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGroupListView:
     """Each group with its zone (from its subnets), whether its subnet is dedicated, and Karpenter's share."""
     cluster = _cluster(name, ports)
-    groups = cluster.get("InstanceGroups", [])
+    groups = cluster.instance_groups
     zone_of, dedicated = _subnets_of(cluster, groups, ports)
     klass, pool = karpenter_objects(name, cluster, read=ports.read)
     managed = autoscaling.managed_groups(klass)
     facts = ports.instances.all()
     return InstanceGroupListView(
         cluster=name,
-        clusterStatus=cluster.get("ClusterStatus", "Unknown"),
+        clusterStatus=cluster.status or "Unknown",
         autoscaling=autoscaling.state_view(cluster, pool),
         items=[
             group_view(
@@ -160,9 +159,9 @@ def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGro
                 _cluster_subnets(cluster),
                 zone_of,
                 dedicated=dedicated,
-                karpenter=g["InstanceGroupName"] in managed,
-                efa=facts[g["InstanceType"]].efa if g.get("InstanceType") in facts else None,
-                gpus=facts[g["InstanceType"]].gpus if g.get("InstanceType") in facts else 0,
+                karpenter=g.name in managed,
+                efa=facts[g.instance_type].efa if g.instance_type in facts else None,
+                gpus=facts[g.instance_type].gpus if g.instance_type in facts else 0,
             )
             for g in groups
         ],
@@ -176,9 +175,7 @@ def add_instance_group(
     the account's quota; ``notes`` say what was chosen for the caller. The same add again is NOOP; one that
     differs from the group as it is is a 409 naming the field (changes.add_again)."""
     cluster = _cluster(name, ports)
-    existing = next(
-        (g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.instanceGroup), None
-    )
+    existing = cluster.group(request.instanceGroup)
     if existing is not None:
         zone_of, dedicated = _subnets_of(cluster, [existing], ports)
         view = group_view(existing, _cluster_subnets(cluster), zone_of, dedicated=dedicated)
@@ -188,7 +185,7 @@ def add_instance_group(
         )
         return NoopView(message=f"Instance group {request.instanceGroup} already is as asked; no changes.")
     _in_service(name, cluster)
-    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
+    specs.check_passable(name, cluster.instance_groups, ports.prefix)
     subnets = _cluster_subnets(cluster)
     home = ports.ec2.subnets(subnet_ids=subnets[:1])[0].zone if subnets else None
     zone = request.availabilityZone or home
@@ -227,15 +224,15 @@ def add_instance_group(
 
 
 def _mig_as_label(
-    name: str, request: UpdateInstanceGroupRequest, details: dict[str, Any]
+    name: str, request: UpdateInstanceGroupRequest, details: InstanceGroupState
 ) -> UpdateInstanceGroupRequest:
     """``mig`` is the group's nvidia.com/mig.config label: merged into the labels sent, or the group's own."""
     if request.mig is None:
         return request
-    instance_type = details.get("InstanceType")
+    instance_type = details.instance_type
     if not instance_type:
         raise InvalidInput(
-            f"Instance group {details['InstanceGroupName']} of {name} is a flexible group (instanceTypes); HyperPod "
+            f"Instance group {details.name} of {name} is a flexible group (instanceTypes); HyperPod "
             "partitions GPUs (MIG) only in a group of one instanceType: add such a group instead.",
             field="body.mig",
             rule="mig_single_type",
@@ -246,7 +243,7 @@ def _mig_as_label(
 
 
 def _partitions_free(
-    name: str, group: str, details: dict[str, Any], diff: dict[str, Any], ports: InstanceGroupPorts
+    name: str, group: str, details: InstanceGroupState, diff: dict[str, Any], ports: InstanceGroupPorts
 ) -> None:
     """A new partitioning waits for no pod: refused while pods on the group's nodes use its GPUs."""
     if "labels" not in diff:
@@ -277,11 +274,11 @@ def update_instance_group(
         return NoopView(message=f"Instance group {group} already is as asked; no changes.")
     _in_service(name, cluster)
     _partitions_free(name, group, details, diff, ports)
-    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
+    specs.check_passable(name, cluster.instance_groups, ports.prefix)
     _needs_continuous(name, cluster, request)
     if "minInstanceCount" in diff or "instanceCount" in diff:
-        target = diff.get("instanceCount", details.get("TargetCount", 0))
-        low = diff.get("minInstanceCount", details.get("MinCount"))
+        target = diff.get("instanceCount", details.target_count)
+        low = diff.get("minInstanceCount", details.min_count)
         if low is not None and low > target:
             raise InvalidInput(
                 f"minInstanceCount {low} is more than the group's instanceCount {target}; it is at most instanceCount.",
@@ -293,8 +290,8 @@ def update_instance_group(
         types = diff.get("instanceTypes") or changes.current_values(details, [])["instanceTypes"]
         _preflight_flexible_quota(
             name,
-            types or [details.get("InstanceType", "")],
-            diff["instanceCount"] - details.get("TargetCount", 0),
+            types or [details.instance_type or ""],
+            diff["instanceCount"] - details.target_count,
             group,
             ports,
         )
@@ -316,8 +313,8 @@ def delete_instance_group(
     details = _group(name, cluster, group)
     _in_service(name, cluster)
     _not_karpenters(name, cluster, group, "be deleted", ports)
-    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix, deleted=group)
+    specs.check_passable(name, cluster.instance_groups, ports.prefix, deleted=group)
     _, dedicated = _subnets_of(cluster, [details], ports)
-    own = set((details.get("OverrideVpcConfig") or {}).get("Subnets") or []) & dedicated
+    own = set(details.override_subnets) & dedicated
     change = InstanceGroupChangeInput(name=name, action="delete", group=group)
     return _submit(change, who, ports, changes.current_values(details, _cluster_subnets(cluster)), bool(own))

@@ -16,6 +16,7 @@ from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.inference.endpoints import NodeRoom, fit_warnings
@@ -94,15 +95,15 @@ def require_active(name: str, *, ports: JobPorts) -> None:
     provisioning.require_active(name, "training jobs need", eks_clusters=ports.eks)
 
 
-def _hyperpod(name: str, ports: JobPorts) -> dict[str, Any]:
-    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+def _hyperpod(name: str, ports: JobPorts) -> HyperPodCluster:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise Conflict(f"{name} has no HyperPod cluster yet; jobs run on its instance groups. Create it first.")
     return found
 
 
-def _groups(cluster: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {g["InstanceGroupName"]: g for g in cluster.get("InstanceGroups") or []}
+def _groups(cluster: HyperPodCluster) -> dict[str, InstanceGroupState]:
+    return {g.name: g for g in cluster.instance_groups}
 
 
 def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
@@ -120,8 +121,8 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
         training_operator=str(operator.status) if operator else None,
         kuberay=kuberay,
         task_governance=tg is not None and tg.status == "ACTIVE",
-        tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
-        autoscaling=((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable",
+        tiered_checkpointing=cluster.tiered_storage_mode == "Enable",
+        autoscaling=cluster.autoscaling is not None and cluster.autoscaling.mode == "Enable",
         training_operator_version=str(operator.version) if operator else None,
     )
 
@@ -156,8 +157,9 @@ def _instance_type(name: str, job: dict[str, Any], ports: JobPorts) -> str | Non
     else:
         template = spec["rayClusterSpec"]["workerGroupSpecs"][0]["template"]["spec"]
     group = (template.get("nodeSelector") or {}).get(manifests.GROUP_LABEL)
-    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name)) or {}
-    return _groups(found).get(group, {}).get("InstanceType") if group else None
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)) if group else None
+    state = found.group(group) if found is not None and group else None
+    return state.instance_type if state else None
 
 
 def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:

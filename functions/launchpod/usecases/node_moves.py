@@ -11,6 +11,7 @@ from launchpod.contracts.nodes import MoveNodesRequest
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import InvalidInput, LaunchpodError
 from launchpod.domain.nodes import moves, views
 from launchpod.runtime import wiring
@@ -37,8 +38,8 @@ def real() -> MovePorts:
     )
 
 
-def _described(name: str, ports: MovePorts, field: str | None = None) -> dict[str, Any]:
-    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+def _described(name: str, ports: MovePorts, field: str | None = None) -> HyperPodCluster:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         if field:
             raise InvalidInput(f"{name} has no HyperPod cluster to move nodes to.", field=field, rule="known_cluster")

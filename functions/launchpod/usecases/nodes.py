@@ -24,6 +24,7 @@ from launchpod.contracts.nodes import (
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.nodes import actions, views
@@ -49,8 +50,8 @@ def real() -> NodePorts:
     )
 
 
-def hyperpod_of(name: str, *, ports: NodePorts) -> dict[str, Any]:
-    found = ports.sagemaker.described_cluster(hyperpod.hyperpod_name(name))
+def hyperpod_of(name: str, *, ports: NodePorts) -> HyperPodCluster:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise hyperpod.no_hyperpod(name)
     return found
@@ -169,8 +170,8 @@ def submit_action(
 
 def _start(kind: str, name: str, request: dict[str, Any], who: ops.Principal, ports: NodePorts) -> OperationView:
     cluster = hyperpod_of(name, ports=ports)
-    if cluster.get("ClusterStatus") in ("Creating", "Deleting", "Failed"):
-        raise Conflict(f"The HyperPod cluster {name} is {cluster['ClusterStatus']}; its nodes cannot be acted on now.")
+    if cluster.status in ("Creating", "Deleting", "Failed"):
+        raise Conflict(f"The HyperPod cluster {name} is {cluster.status}; its nodes cannot be acted on now.")
     if request.get("nodeIds") or any(t.get("nodeIds") for t in request.get("targets") or []):
         actions.check_known(request, ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name)))
     return submit_action(kind, name, request, who, ports=ports)
@@ -199,7 +200,7 @@ def delete(name: str, body: DestructiveNodeActionRequest, who: ops.Principal, *,
 
 def health_check(name: str, body: HealthCheckRequest, who: ops.Principal, *, ports: NodePorts) -> OperationView:
     """Deep health checks of the targets, each of an instance group the cluster has (422 naming the others)."""
-    groups = {g["InstanceGroupName"] for g in hyperpod_of(name, ports=ports).get("InstanceGroups", [])}
+    groups = {g.name for g in hyperpod_of(name, ports=ports).instance_groups}
     unknown = sorted({t.instanceGroup for t in body.targets} - groups)
     if unknown:
         raise InvalidInput(

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from launchpod.adapters.aws.instance_groups import instance_group_state, spec_from_details
 from launchpod.domain.instance_groups import specs
 
 from tests.sandbox.aws.hyperpod_support import (
@@ -97,9 +98,10 @@ def test_the_whitelist_keeps_a_flexible_groups_depth_fields_and_its_patch_date(s
     assert patch["CurrentPatchSchedule"] == patch["DesiredPatchSchedule"]
     assert flex["InstanceRequirements"]["DesiredInstanceTypes"] == TYPES
     cpu = next(g for g in described["InstanceGroups"] if g["InstanceGroupName"] == "cpu")
-    scaled = {**specs.spec_from_details(cpu), "InstanceCount": 2}
-    sm.update_cluster(ClusterName="hp", InstanceGroups=specs.specs_for_update(described["InstanceGroups"], scaled))
-    kept = specs.spec_from_details(_flex(sm))
+    scaled = {**spec_from_details(cpu), "InstanceCount": 2}
+    groups = [instance_group_state(g) for g in described["InstanceGroups"]]
+    sm.update_cluster(ClusterName="hp", InstanceGroups=specs.specs_for_update(groups, scaled))
+    kept = spec_from_details(_flex(sm))
     assert kept.pop("AutoPatchConfig").pop("PatchSchedule") == patch["DesiredPatchSchedule"]
     assert {**kept, "AutoPatchConfig": FLEX["AutoPatchConfig"]} == {**FLEX, "ThreadsPerCore": 1}
     assert _flex(sm)["AutoPatchConfig"]["CurrentPatchSchedule"] == patch["CurrentPatchSchedule"]

@@ -10,8 +10,9 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.adapters.aws.tags import tag_dict, tag_list
-from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster, InstanceGroupState
+from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.training_plans import (
@@ -57,23 +58,6 @@ def node_details(details: Mapping[str, Any]) -> NodeDetails:
         last_software_update=details.get("LastSoftwareUpdateTime"),
         image_release_version=details.get("CurrentImageReleaseVersion"),
         described=dict(details),
-    )
-
-
-def instance_group_state(details: Mapping[str, Any]) -> InstanceGroupState:
-    """A group from DescribeCluster's InstanceGroups (ClusterInstanceGroupDetails)."""
-    counts: dict[str, int] = {}
-    for d in details.get("InstanceTypeDetails") or []:
-        counts[str(d["InstanceType"])] = counts.get(str(d["InstanceType"]), 0) + int(d.get("CurrentCount") or 0)
-    return InstanceGroupState(
-        name=str(details["InstanceGroupName"]),
-        status=details.get("Status"),
-        instance_type=details.get("InstanceType"),
-        current_instance_types=tuple((details.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or ()),
-        current_count=int(details.get("CurrentCount") or 0),
-        target_count=int(details.get("TargetCount") or 0),
-        type_counts=counts,
-        training_plan_arn=details.get("TrainingPlanArn"),
     )
 
 
@@ -233,16 +217,12 @@ class SageMaker:
 
     def hyperpod_cluster(self, name: str) -> HyperPodCluster | None:
         """DescribeCluster, read as a HyperPodCluster; None when there is no such cluster."""
-        described = self.described_cluster(name)
-        return hyperpod_cluster_of(described) if described is not None else None
-
-    def described_cluster(self, name: str) -> dict[str, Any] | None:
-        """DescribeCluster's answer as AWS sends it, for the readers not yet on hyperpod_cluster (issue 30)."""
         with aws_call("sagemaker:DescribeCluster"):
             # SageMaker answers ValidationException for a cluster that does not exist.
-            return or_none(
-                lambda: dict(self.sm.describe_cluster(ClusterName=name)), "ResourceNotFound", "ValidationException"
+            described = or_none(
+                lambda: self.sm.describe_cluster(ClusterName=name), "ResourceNotFound", "ValidationException"
             )
+        return hyperpod_cluster_of(described) if described is not None else None
 
     def create_cluster(
         self,
@@ -349,8 +329,8 @@ class SageMaker:
 
     def hyperpod_clusters(self) -> list[HyperPodCluster]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
-        described = (self.described_cluster(n) for n in self.hyperpod_names())
-        return [hyperpod_cluster_of(c) for c in described if c is not None]
+        found = (self.hyperpod_cluster(n) for n in self.hyperpod_names())
+        return [c for c in found if c is not None]
 
     def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
         """Why an instance group failed: the newest Error-level event HyperPod recorded for it (after ``since``

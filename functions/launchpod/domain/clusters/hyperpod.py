@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import InvalidInput, NotFound, next_step
 from launchpod.domain.instance_groups.changes import group_spec
 from launchpod.domain.operations import WorkflowPlan
@@ -65,11 +66,11 @@ def hyperpod_name(cluster: str) -> str:
     return cluster
 
 
-def keeps_events(described: dict[str, Any] | None) -> bool:
-    """Whether HyperPod keeps cluster events for this cluster (DescribeCluster's answer): ListClusterEvents and
-    DescribeClusterEvent are "only supported when the NodeProvisioningMode is set to Continuous" (SageMaker API
-    reference; the HyperPod cluster events reference)."""
-    return bool(described) and (described or {}).get("NodeProvisioningMode") == "Continuous"
+def keeps_events(cluster: HyperPodCluster | None) -> bool:
+    """Whether HyperPod keeps cluster events for this cluster: ListClusterEvents and DescribeClusterEvent are
+    "only supported when the NodeProvisioningMode is set to Continuous" (SageMaker API reference; the HyperPod
+    cluster events reference)."""
+    return cluster is not None and cluster.continuous
 
 
 def no_hyperpod(cluster: str) -> NotFound:

@@ -8,11 +8,38 @@ https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterInstanceGro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    """A Kubernetes taint HyperPod puts on a group's nodes (ClusterKubernetesTaint)."""
+
+    key: str
+    effect: str  # NoSchedule, PreferNoSchedule, NoExecute
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class AutoPatchState:
+    """A group's automatic patching (ClusterAutoPatchConfigDetails)."""
+
+    strategy: str | None = None  # PatchingStrategy: DrainFirst, ...
+    idle_wait_seconds: int | None = None
+    drain: bool = False  # a DrainPolicy is set (AWS's defaults fill what it leaves out)
+    drain_timeout_seconds: int | None = None
+    on_drain_timeout: str | None = None
+    batch_size_type: str | None = None  # DeploymentConfig.RollingUpdatePolicy.MaximumBatchSize
+    batch_size_value: int | None = None
+    next_patch_date: datetime | str | None = None  # CurrentPatchSchedule: when HyperPod patches next
+    requested_patch_date: datetime | str | None = None  # DesiredPatchSchedule: a reschedule asked for
 
 
 @dataclass(frozen=True)
 class InstanceGroupState:
-    """One entry of DescribeCluster's InstanceGroups (ClusterInstanceGroupDetails)."""
+    """One entry of DescribeCluster's InstanceGroups (ClusterInstanceGroupDetails). Where DescribeCluster reports
+    a current and a desired value (labels, taints, image), the plain name is the desired one."""
 
     name: str
     status: str | None = None  # InService, Creating, Updating, Failed, Degraded, SystemUpdating, Deleting
@@ -24,6 +51,32 @@ class InstanceGroupState:
     # InstanceTypeDetails: the instances a flexible group runs, per type
     type_counts: dict[str, int] = field(default_factory=dict)
     training_plan_arn: str | None = None
+    training_plan_status: str | None = None
+    desired_instance_types: tuple[str, ...] = ()  # InstanceRequirements of a flexible group: the types asked
+    min_count: int | None = None  # the count HyperPod calls the group InService from
+    spot: bool = False  # CapacityRequirements Spot (else on-demand, or the training plan's)
+    interface_type: str | None = None  # NetworkInterface: efa-only, or None
+    override_subnets: tuple[str, ...] = ()  # OverrideVpcConfig.Subnets: the group's own subnets
+    labels: dict[str, str] = field(default_factory=dict)  # KubernetesConfig.DesiredLabels
+    current_labels: dict[str, str] = field(default_factory=dict)
+    taints: tuple[NodeTaint, ...] = ()  # KubernetesConfig.DesiredTaints
+    current_taints: tuple[NodeTaint, ...] = ()
+    deep_health_checks: tuple[str, ...] = ()  # OnStartDeepHealthChecks
+    scheduled_update: str | None = None  # ScheduledUpdateConfig.ScheduleExpression
+    auto_patch: AutoPatchState | None = None
+    desired_image_id: str | None = None
+    desired_image_release_version: str | None = None
+    current_image_id: str | None = None
+    current_image_release_version: str | None = None
+    image_version_status: str | None = None
+    threads_per_core: int | None = None
+    ebs_volume_gb: int | None = None  # InstanceStorageConfigs' EbsVolumeConfig
+    execution_role: str | None = None
+    scaling: bool = False  # ActiveOperations has a Scaling operation in flight
+    # The ClusterInstanceGroupSpecification that keeps the group exactly as it is: UpdateCluster resets whatever a
+    # group's entry leaves out, so each group a change does not touch is sent back as this (built by the adapter
+    # from every member DescribeCluster reports; domain.instance_groups.specs).
+    spec: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)

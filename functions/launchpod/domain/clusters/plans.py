@@ -19,6 +19,7 @@ from launchpod.contracts.storage import ConfigureStorageRequest
 from launchpod.domain import plan, storage
 from launchpod.domain.clusters import control_plane, hyperpod, provision
 from launchpod.domain.clusters.eks_cluster import EksCluster
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, current_values
 from launchpod.domain.instance_groups.views import patch_terms
@@ -97,9 +98,9 @@ def _group_desired(group: InstanceGroupRequest) -> dict[str, Any]:
     return out
 
 
-def _group_real(details: dict[str, Any], like: dict[str, Any] | None) -> dict[str, Any]:
+def _group_real(group: InstanceGroupState, like: dict[str, Any] | None) -> dict[str, Any]:
     """The group as DescribeCluster reports it, in the terms (and key order) of the group asked, ``like``."""
-    values = {"instanceGroup": details.get("InstanceGroupName"), **current_values(details, [])}
+    values = {"instanceGroup": group.name, **current_values(group, [])}
     keys = list(like or ("instanceGroup", "instanceType", "instanceCount"))
     if like and "nextPatchDate" not in (like.get("autoPatch") or {}) and values.get("autoPatch"):
         # HyperPod schedules its own next patch; a request that names no date does not differ by it
@@ -107,30 +108,30 @@ def _group_real(details: dict[str, Any], like: dict[str, Any] | None) -> dict[st
     return {k: values.get(k) for k in keys}
 
 
-def hyperpod_real(cluster: dict[str, Any], zone: str | None, asked: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def hyperpod_real(cluster: HyperPodCluster, zone: str | None, asked: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The request's fields as the HyperPod cluster has them; each group in the terms of its namesake in
     ``asked`` (the desired groups)."""
     like = {g["instanceGroup"]: g for g in asked}
-    groups = [_group_real(g, like.get(g.get("InstanceGroupName", ""))) for g in cluster.get("InstanceGroups") or []]
-    real: dict[str, Any] = {"nodeRecovery": cluster.get("NodeRecovery"), "instanceGroups": groups}
+    groups = [_group_real(g, like.get(g.name)) for g in cluster.instance_groups]
+    real: dict[str, Any] = {"nodeRecovery": cluster.node_recovery, "instanceGroups": groups}
     if zone:
         real["availabilityZone"] = zone
     return real
 
 
 def hyperpod_plan(
-    name: str, request: CreateHyperPodRequest, cluster: dict[str, Any] | None, zone: str | None, at: str = "body"
+    name: str, request: CreateHyperPodRequest, cluster: HyperPodCluster | None, zone: str | None, at: str = "body"
 ) -> plan.Plan:
     """The HyperPod cluster against the request; ``zone``: the zone of its compute subnet."""
     desired = plan.sent(request)
     asked: list[dict[str, Any]] = []
     if "instanceGroups" in desired:
         asked = desired["instanceGroups"] = [_group_desired(g) for g in request.instanceGroups]
-    if cluster is not None and cluster.get("ClusterStatus") == "Failed":
+    if cluster is not None and cluster.status == "Failed":
         # A failed HyperPod cluster cannot be repaired in place (create-hyperpod deletes it, then creates it
         # again), so nothing about it is fixed: the most common failure, no capacity in the zone, is retried
         # in another zone, or with another type or capacity, by asking for it.
-        why = cluster.get("FailureMessage") or "it failed"
+        why = cluster.failure_message or "it failed"
         real = hyperpod_real(cluster, zone, asked)
         changed = sorted(k for k in desired if k in real and desired[k] != real[k])
         again = f"; asked again with {', '.join(changed)} changed" if changed else ""
@@ -158,8 +159,8 @@ def hyperpod_plan(
                 details=exc.details,
             ) from None
         raise
-    if cluster is not None and found.empty and cluster.get("ClusterStatus") != "InService":
-        reason = f"HyperPod cluster {name} is {cluster.get('ClusterStatus')}; each phase skips what is done"
+    if cluster is not None and found.empty and cluster.status != "InService":
+        reason = f"HyperPod cluster {name} is {cluster.status}; each phase skips what is done"
         return plan.Plan(name, tuple(workflow_steps(hyperpod.PHASES, reason, "resume")))
     return found
 
@@ -209,7 +210,7 @@ def provision_plan(
     request: ProvisionClusterRequest,
     eks: EksCluster | None,
     zones: Sequence[str],
-    hp: dict[str, Any] | None,
+    hp: HyperPodCluster | None,
     hp_zone: str | None,
     volume: dict[str, Any] | None,
     claim: dict[str, Any] | None,

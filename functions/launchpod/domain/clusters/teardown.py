@@ -9,6 +9,7 @@ from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
 from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.eks_cluster import EksCluster
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
@@ -61,7 +62,7 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
     return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
-def steps(name: str, eks: EksCluster | None, hyperpod: dict[str, Any] | None, servers: list[str]) -> tuple[Step, ...]:
+def steps(name: str, eks: EksCluster | None, hyperpod: HyperPodCluster | None, servers: list[str]) -> tuple[Step, ...]:
     """What delete-cluster will remove, from what exists now (a phase with nothing to remove is left out):
     each is removed at run time only if its tags and the registry say Launchpod created it."""
     ours = "only if Launchpod created it"
@@ -76,7 +77,7 @@ def steps(name: str, eks: EksCluster | None, hyperpod: dict[str, Any] | None, se
             )
         )
     if hyperpod is not None:
-        status = hyperpod.get("ClusterStatus")
+        status = hyperpod.status
         found.append(Step("delete", f"HyperPod cluster {name} ({status})", ours, "DeleteHyperPod"))
     if eks is not None:
         found.append(Step("delete", f"EKS cluster {name} ({eks.status})", ours, "DeleteControlPlane"))

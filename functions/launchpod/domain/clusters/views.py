@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from launchpod.contracts.clusters import ClusterView, EksStatusView, HyperPodStatusView
 from launchpod.domain.clusters.cluster_record import ClusterRecord
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.clusters.eks_cluster import EksCluster
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 
 
 def cluster_view(
@@ -16,7 +15,7 @@ def cluster_view(
     record: ClusterRecord | None,
     eks: EksCluster | None,
     addons: dict[str, EksAddon],
-    hyperpod: dict[str, Any] | None,
+    hyperpod: HyperPodCluster | None,
 ) -> ClusterView:
     eks_view = EksStatusView(
         status=eks.status if eks else "NOT_FOUND",
@@ -29,10 +28,10 @@ def cluster_view(
         addons={n: a.status or "UNKNOWN" for n, a in addons.items()},
     )
     hp_view = HyperPodStatusView(
-        status=hyperpod["ClusterStatus"] if hyperpod else "NOT_CREATED",
-        arn=(hyperpod or {}).get("ClusterArn"),
-        nodeRecovery=(hyperpod or {}).get("NodeRecovery"),
-        failureMessage=(hyperpod or {}).get("FailureMessage"),
+        status=hyperpod.status if hyperpod else "NOT_CREATED",
+        arn=hyperpod.arn if hyperpod else None,
+        nodeRecovery=hyperpod.node_recovery if hyperpod else None,
+        failureMessage=hyperpod.failure_message if hyperpod else None,
     )
     return ClusterView(
         name=name,

@@ -10,6 +10,7 @@ from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateF
 from launchpod.domain import addons as addon_health
 from launchpod.domain import hyperpod_observability, observability, ownership
 from launchpod.domain.clusters.eks_addon import EksAddon
+from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
 from launchpod.domain.errors import Conflict
 from launchpod.domain.features.identities import (
     ROLE_ANNOTATION,
@@ -60,7 +61,7 @@ class RealState:
 
     cluster: str
     addons: dict[str, EksAddon]
-    hyperpod: dict[str, Any] | None
+    hyperpod: HyperPodCluster | None
     checkpoint_account: dict[str, Any] | None  # the ServiceAccount, if any
     checkpoint_role: str | None  # the role's ARN when Launchpod's role exists
     prefix: str = "launchpod"
@@ -68,12 +69,18 @@ class RealState:
     grafana: GrafanaWorkspace | None = None  # the Amazon Managed Grafana workspace Launchpod made, if any
 
     @property
-    def tiered(self) -> dict[str, Any]:
-        return dict((self.hyperpod or {}).get("TieredStorageConfig") or {})
+    def tiered_mode(self) -> str | None:
+        """TieredStorageConfig's Mode: Enable or Disable, None when unset or without a HyperPod cluster."""
+        return self.hyperpod.tiered_storage_mode if self.hyperpod else None
+
+    @property
+    def tiered_percentage(self) -> int | None:
+        """The share of instance memory tiered storage takes (InstanceMemoryAllocationPercentage)."""
+        return self.hyperpod.tiered_storage_memory_percentage if self.hyperpod else None
 
     @property
     def tiered_on(self) -> bool:
-        return self.tiered.get("Mode") == "Enable"
+        return self.tiered_mode == "Enable"
 
     @property
     def chain_parts(self) -> bool:
@@ -105,12 +112,12 @@ def views(real: RealState) -> list[FeatureView]:
         note=note,
     )
     c = checkpointing()
-    hp_status = (real.hyperpod or {}).get("ClusterStatus")
+    hp_status = (real.hyperpod.status or None) if real.hyperpod else None
     tiered_blocked = [] if real.hyperpod else ["no HyperPod cluster: tiered checkpointing is a HyperPod setting"]
     annotation = ((real.checkpoint_account or {}).get("metadata", {}).get("annotations") or {}).get(ROLE_ANNOTATION)
     settings: dict[str, int | str] = {"checkpointPrefix": checkpoint_prefix(real.cluster)}
-    if real.tiered.get("InstanceMemoryAllocationPercentage") is not None:
-        settings["memoryPercentage"] = int(real.tiered["InstanceMemoryAllocationPercentage"])
+    if real.tiered_percentage is not None:
+        settings["memoryPercentage"] = real.tiered_percentage
     tiered = FeatureView(
         name="tieredCheckpointing",
         title="Managed tiered checkpointing",
@@ -118,7 +125,7 @@ def views(real: RealState) -> list[FeatureView]:
         status=("ENABLED" if real.tiered_on else "DISABLED") if hp_status in (None, "InService") else str(hp_status),
         settings=settings,
         objects=[
-            FeatureObjectView(kind="HyperPod TieredStorageConfig", name="Mode", state=real.tiered.get("Mode")),
+            FeatureObjectView(kind="HyperPod TieredStorageConfig", name="Mode", state=real.tiered_mode),
             FeatureObjectView(
                 kind="ServiceAccount",
                 name=f"{c.namespace}/{c.serviceAccount}",
@@ -231,19 +238,19 @@ def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) ->
 def _autoscaling_view(real: RealState) -> FeatureView:
     """HyperPod-managed Karpenter, read back from DescribeCluster AutoScaling {Mode, AutoScalerType,
     Status, FailureMessage}; the instance-groups routes turn it on or off."""
-    auto = dict((real.hyperpod or {}).get("AutoScaling") or {})
-    on = auto.get("Mode") == "Enable"
-    status = str(auto.get("Status") or ("ENABLED" if on else "DISABLED"))
+    auto = (real.hyperpod.autoscaling if real.hyperpod else None) or AutoScaling()
+    on = auto.mode == "Enable"
+    status = str(auto.status or ("ENABLED" if on else "DISABLED"))
     return FeatureView(
         name="autoscaling",
         title="HyperPod autoscaling (Karpenter)",
         enabled=on,
-        status="Failed" if auto.get("FailureMessage") else status,
-        settings={"autoScalerType": str(auto["AutoScalerType"])} if auto.get("AutoScalerType") else {},
-        objects=[FeatureObjectView(kind="HyperPod AutoScaling", name="Mode", state=auto.get("Mode"))],
+        status="Failed" if auto.failure_message else status,
+        settings={"autoScalerType": auto.autoscaler_type} if auto.autoscaler_type else {},
+        objects=[FeatureObjectView(kind="HyperPod AutoScaling", name="Mode", state=auto.mode)],
         dependsOn=["HyperPod cluster", "a cluster role that may BatchAddClusterNodes and BatchDeleteClusterNodes"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster"],
-        note=auto.get("FailureMessage"),
+        note=auto.failure_message,
         changedWith="Autoscaling, in the cluster's instance groups",
     )
 
@@ -340,15 +347,15 @@ def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) ->
                     "create", account, f"annotated {ROLE_ANNOTATION} so its pods assume the role", "CheckpointIdentity"
                 )
             )
-        wanted = percentage if percentage is not None else real.tiered.get("InstanceMemoryAllocationPercentage")
+        wanted = percentage if percentage is not None else real.tiered_percentage
         wanted = wanted if wanted is not None else c.defaultMemoryPercentage
-        current = real.tiered.get("InstanceMemoryAllocationPercentage")
+        current = real.tiered_percentage
         if not real.tiered_on:
             steps.append(
                 Step(
                     "update",
                     "HyperPod TieredStorageConfig",
-                    f"Mode is {real.tiered.get('Mode') or 'unset'}; the request turns it on with {wanted}% of memory",
+                    f"Mode is {real.tiered_mode or 'unset'}; the request turns it on with {wanted}% of memory",
                     "TieredStorage",
                 )
             )

@@ -8,6 +8,7 @@ from typing import Any
 
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.instance_groups import AutoscalingStateView
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.operations import WorkflowPlan
 
@@ -75,8 +76,8 @@ def node_pool(consolidate_after_seconds: int) -> dict[str, Any]:
     }
 
 
-def check_groups(request: AutoscalingInput, described: dict[str, Any]) -> None:
-    names = [g["InstanceGroupName"] for g in described.get("InstanceGroups", [])]
+def check_groups(request: AutoscalingInput, cluster: HyperPodCluster) -> None:
+    names = [g.name for g in cluster.instance_groups]
     unknown = [g for g in request.instanceGroups if g not in names]
     if unknown:
         raise InvalidInput(
@@ -99,11 +100,11 @@ AUTOSCALING_DOC = "https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyp
 NODECLASS_DOC = "https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-nodeclass.html"
 
 
-def _nodes(group: dict[str, Any]) -> int:
-    return max(int(group.get("CurrentCount") or 0), int(group.get("TargetCount") or 0))
+def _nodes(group: InstanceGroupState) -> int:
+    return max(group.current_count, group.target_count)
 
 
-def check_enable(request: AutoscalingInput, described: dict[str, Any], already: set[str]) -> None:
+def check_enable(request: AutoscalingInput, cluster: HyperPodCluster, already: set[str]) -> None:
     """What AWS does not support, and what would lose capacity the user did not agree to lose, refused before
     anything starts: a cluster created without continuous provisioning; a group on a training plan (reserved
     capacity) or with deep health checks; a group with nodes the request does not confirm may go; and no
@@ -111,19 +112,19 @@ def check_enable(request: AutoscalingInput, described: dict[str, Any], already: 
     ``already``: the groups Karpenter manages now (their counts are Karpenter's)."""
     if not request.enabled:
         return
-    if described.get("NodeProvisioningMode") != "Continuous":
+    if not cluster.continuous:
         raise Conflict(
             f"HyperPod autoscaling needs continuous provisioning, which AWS sets when a cluster is created, and "
             f"{request.name} was created without it (NodeProvisioningMode is not Continuous). Create a cluster with "
             f"nodeProvisioningMode Continuous to use Karpenter ({AUTOSCALING_DOC})."
         )
-    groups = {g["InstanceGroupName"]: g for g in described.get("InstanceGroups", [])}
+    groups = {g.name: g for g in cluster.instance_groups}
     excluded = []
     for name in request.instanceGroups:
         group = groups[name]
-        if group.get("TrainingPlanArn"):
+        if group.training_plan_arn:
             excluded.append(f"{name} runs on a training plan (reserved capacity)")
-        if group.get("OnStartDeepHealthChecks"):
+        if group.deep_health_checks:
             excluded.append(f"{name} runs deep health checks on start")
     if excluded:
         raise InvalidInput(
@@ -148,7 +149,7 @@ def check_enable(request: AutoscalingInput, described: dict[str, Any], already: 
     # AWS's own Karpenter cluster keeps a "system" group of one node outside the NodeClass (https://docs.aws.
     # amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-cluster.html): CoreDNS, the add-ons'
     # controllers and webhooks need a node that Karpenter does not take back to zero.
-    steady = [n for n, g in groups.items() if n not in request.instanceGroups and int(g.get("TargetCount") or 0) >= 1]
+    steady = [n for n, g in groups.items() if n not in request.instanceGroups and g.target_count >= 1]
     if not steady:
         raise InvalidInput(
             f"Every instance group of {request.name} would scale to zero, leaving no node for the system pods "
@@ -165,13 +166,13 @@ def managed_specs(specs: list[dict[str, Any]], groups: list[str]) -> list[dict[s
 
 
 def is_noop(
-    request: AutoscalingInput, described: dict[str, Any], klass: dict[str, Any] | None, pool: dict[str, Any] | None
+    request: AutoscalingInput, cluster: HyperPodCluster, klass: dict[str, Any] | None, pool: dict[str, Any] | None
 ) -> bool:
     """Nothing to do: disabled and already off, or enabled, InService, with the same groups and delay."""
-    config = described.get("AutoScaling") or {}
+    config = cluster.autoscaling
     if not request.enabled:
-        return not config or config.get("Mode") == "Disable"
-    if config.get("Mode") != "Enable" or config.get("Status") != "InService" or not klass or not pool:
+        return config is None or config.mode == "Disable"
+    if config is None or config.mode != "Enable" or config.status != "InService" or not klass or not pool:
         return False
     same_groups = (klass.get("spec") or {}).get("instanceGroups") == list(request.instanceGroups)
     delay = ((pool.get("spec") or {}).get("disruption") or {}).get("consolidateAfter")
@@ -182,14 +183,18 @@ def managed_groups(klass: dict[str, Any] | None) -> set[str]:
     return set((klass or {}).get("spec", {}).get("instanceGroups") or [])
 
 
-def state_view(described: dict[str, Any], pool: dict[str, Any] | None) -> AutoscalingStateView | None:
-    config = described.get("AutoScaling")
-    if not config:
+def state_view(cluster: HyperPodCluster, pool: dict[str, Any] | None) -> AutoscalingStateView | None:
+    config = cluster.autoscaling
+    if config is None:
         return None
     delay = ((pool or {}).get("spec", {}).get("disruption") or {}).get("consolidateAfter")
-    return AutoscalingStateView(
-        mode=config.get("Mode", "Disable"),
-        status=config.get("Status"),
-        failureMessage=config.get("FailureMessage"),
-        consolidateAfterSeconds=int(str(delay).removesuffix("s")) if delay and str(delay)[:-1].isdigit() else None,
+    return AutoscalingStateView.model_validate(
+        {
+            "mode": "Disable" if config.mode is None else config.mode,
+            "status": config.status,
+            "failureMessage": config.failure_message,
+            "consolidateAfterSeconds": int(str(delay).removesuffix("s"))
+            if delay and str(delay)[:-1].isdigit()
+            else None,
+        }
     )

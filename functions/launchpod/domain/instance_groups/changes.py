@@ -1,7 +1,7 @@
 """The explicit diff of PATCH .../instance-groups/{group}, and the specification of a new group.
 
 The client sends only the fields the user changed; they are compared with the group as
-DescribeCluster reports it. Nothing different: NOOP. A fixed field (capacity type, NIC mode,
+DescribeCluster reports it (its InstanceGroupState). Nothing different: NOOP. A fixed field (capacity type, NIC mode,
 instance type, subnet) sent with another value: 422 naming it, since HyperPod keeps those for the
 life of a group and the way to change them is a new group.
 """
@@ -14,8 +14,8 @@ from typing import Any
 from launchpod.contracts.hyperpod import InstanceGroupRequest
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain import mig
+from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.instance_groups import specs
 from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, patch_terms, taints_of
 
 # What UpdateCluster does not change on a group: HyperPod keeps the instance type (or the choice of a flexible
@@ -31,29 +31,30 @@ _FIXED_WORDS = {
 }
 
 
-def current_values(details: dict[str, Any], cluster_subnets: list[str]) -> dict[str, Any]:
+def current_values(group: InstanceGroupState, cluster_subnets: list[str]) -> dict[str, Any]:
     """The group's values in the PATCH request's terms."""
-    kube = details.get("KubernetesConfig") or {}
-    subnets = (details.get("OverrideVpcConfig") or {}).get("Subnets") or cluster_subnets
+    subnets = list(group.override_subnets) or cluster_subnets
     return {
-        "instanceCount": details.get("TargetCount", 0),
-        "labels": dict(kube.get("DesiredLabels") or {}),
-        "taints": taints_of(kube.get("DesiredTaints")),
-        "deepHealthChecks": list(details.get("OnStartDeepHealthChecks") or []),
-        "scheduledUpdate": (details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),
-        "minInstanceCount": details.get("MinCount"),
-        "instanceTypes": list((details.get("InstanceRequirements") or {}).get("DesiredInstanceTypes") or []) or None,
-        "autoPatch": auto_patch_request(details.get("AutoPatchConfig")),
-        "imageId": details.get("DesiredImageId"),
-        "imageReleaseVersion": details.get("DesiredImageReleaseVersion"),
-        "instanceType": details.get("InstanceType"),
-        "capacityType": capacity_type(details),
-        "efaOnly": nic_mode(details) == "efa-only",
+        "instanceCount": group.target_count,
+        "labels": dict(group.labels),
+        "taints": taints_of(group.taints),
+        "deepHealthChecks": list(group.deep_health_checks),
+        "scheduledUpdate": group.scheduled_update,
+        "minInstanceCount": group.min_count,
+        "instanceTypes": list(group.desired_instance_types) or None,
+        "autoPatch": auto_patch_request(group.auto_patch),
+        "imageId": group.desired_image_id,
+        "imageReleaseVersion": group.desired_image_release_version,
+        "instanceType": group.instance_type,
+        "capacityType": capacity_type(group),
+        "efaOnly": nic_mode(group) == "efa-only",
         "subnetId": subnets[0] if subnets else None,
     }
 
 
-def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_subnets: list[str]) -> dict[str, Any]:
+def diff(
+    request: UpdateInstanceGroupRequest, details: InstanceGroupState, cluster_subnets: list[str]
+) -> dict[str, Any]:
     """The sent fields whose value differs from the group's; InvalidInput for a fixed one."""
     current = current_values(details, cluster_subnets)
     changes = {}
@@ -68,7 +69,7 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
         if value is None or value == current[key]:
             continue
         if key in FIXED or (key == "instanceTypes" and current["instanceTypes"] is None):
-            group = details["InstanceGroupName"]
+            group = details.name
             was = current[key] if key != "instanceTypes" else current["instanceType"]
             raise InvalidInput(
                 f"The {_FIXED_WORDS[key]} of instance group {group} is fixed for the life of the group "
@@ -99,7 +100,7 @@ _ADD_COMPARED = (*FIXED[:3], *_PATCHABLE, "instanceTypes", "trainingPlanArn")
 
 def add_again(
     request: AddInstanceGroupRequest,
-    details: dict[str, Any],
+    details: InstanceGroupState,
     cluster_subnets: list[str],
     placed: dict[str, Any] | None = None,
 ) -> None:
@@ -111,16 +112,9 @@ def add_again(
     current = {
         **where,
         **current_values(details, cluster_subnets),
-        "trainingPlanArn": details.get("TrainingPlanArn"),
-        "threadsPerCore": details.get("ThreadsPerCore"),
-        "ebsVolumeGb": next(
-            (
-                c["EbsVolumeConfig"].get("VolumeSizeInGB")
-                for c in details.get("InstanceStorageConfigs") or []
-                if "EbsVolumeConfig" in c
-            ),
-            None,
-        ),
+        "trainingPlanArn": details.training_plan_arn,
+        "threadsPerCore": details.threads_per_core,
+        "ebsVolumeGb": details.ebs_volume_gb,
     }
     sent = request.model_dump(mode="json", include=request.model_fields_set)
     if request.mig is not None and request.instanceType:
@@ -204,9 +198,9 @@ def depth_spec(spec: dict[str, Any], changes: dict[str, Any]) -> None:
         spec["ImageReleaseVersion"] = changes["imageReleaseVersion"]
 
 
-def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+def apply_changes(group: InstanceGroupState, changes: dict[str, Any]) -> dict[str, Any]:
     """The group's full specification with ``changes`` applied, everything else as it is."""
-    spec = specs.spec_from_details(details)
+    spec = copy.deepcopy(group.spec)
     depth_spec(spec, changes)
     if "instanceCount" in changes:
         spec["InstanceCount"] = changes["instanceCount"]

@@ -1,7 +1,8 @@
-"""What GET .../instance-groups shows of each group, read from DescribeCluster."""
+"""What GET .../instance-groups shows of each group, read from its InstanceGroupState (DescribeCluster)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from launchpod.contracts.hyperpod import AutoPatch, BatchSize
@@ -13,30 +14,31 @@ from launchpod.contracts.instance_groups import (
     Taint,
 )
 from launchpod.domain import mig
+from launchpod.domain.clusters.hyperpod_cluster import AutoPatchState, InstanceGroupState, NodeTaint
 
 
-def capacity_type(details: dict[str, Any]) -> CapacityType:
-    if details.get("TrainingPlanArn"):
+def capacity_type(group: InstanceGroupState) -> CapacityType:
+    if group.training_plan_arn:
         return "trainingPlan"
-    if "Spot" in (details.get("CapacityRequirements") or {}):
+    if group.spot:
         return "spot"
     return "onDemand"
 
 
-def nic_mode(details: dict[str, Any], efa: int | None = None) -> NicMode:
+def nic_mode(group: InstanceGroupState, efa: int | None = None) -> NicMode:
     """efa-only as the group asks; otherwise efa, or ena when EC2 says the type has no EFA interface
     (``efa``: its MaximumEfaInterfaces, None when not known)."""
-    if (details.get("NetworkInterface") or {}).get("InterfaceType") == "efa-only":
+    if group.interface_type == "efa-only":
         return "efa-only"
     return "ena" if efa == 0 else "efa"
 
 
-def taints_of(aws_taints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def taints_of(taints: Sequence[NodeTaint]) -> list[dict[str, Any]]:
     out = []
-    for t in aws_taints or []:
-        taint = {"key": t["Key"], "effect": t["Effect"]}
-        if t.get("Value") is not None:
-            taint["value"] = t["Value"]
+    for t in taints:
+        taint = {"key": t.key, "effect": t.effect}
+        if t.value is not None:
+            taint["value"] = t.value
         out.append(taint)
     return out
 
@@ -52,24 +54,24 @@ def patch_terms(patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def auto_patch_request(config: dict[str, Any] | None) -> dict[str, Any] | None:
-    """DescribeCluster's ClusterAutoPatchConfigDetails in the request's autoPatch terms (AWS's defaults
-    filled as the request fills them); the reschedule asked for is the DesiredPatchSchedule."""
-    if not config:
+def auto_patch_request(config: AutoPatchState | None) -> dict[str, Any] | None:
+    """The group's automatic patching in the request's autoPatch terms (AWS's defaults filled as the request
+    fills them); the reschedule asked for is the DesiredPatchSchedule."""
+    if config is None:
         return None
-    drain = config.get("DrainPolicy")
-    size = ((config.get("DeploymentConfig") or {}).get("RollingUpdatePolicy") or {}).get("MaximumBatchSize")
-    asked = (config.get("DesiredPatchSchedule") or {}).get("NextPatchDate")
+    asked = config.requested_patch_date
     patch = {
-        "strategy": config["PatchingStrategy"],
-        "idleWaitWindowSeconds": config.get("IdleWaitWindowInSeconds"),
+        "strategy": config.strategy,
+        "idleWaitWindowSeconds": config.idle_wait_seconds,
         "drain": {
-            "drainTimeoutSeconds": drain.get("DrainTimeoutInSeconds", 3600),
-            "onDrainTimeout": drain.get("OnDrainTimeout", "Skip"),
+            "drainTimeoutSeconds": 3600 if config.drain_timeout_seconds is None else config.drain_timeout_seconds,
+            "onDrainTimeout": config.on_drain_timeout or "Skip",
         }
-        if drain
+        if config.drain
         else None,
-        "maxBatchSize": {"type": size["Type"], "value": size["Value"]} if size else None,
+        "maxBatchSize": {"type": config.batch_size_type, "value": config.batch_size_value}
+        if config.batch_size_type is not None
+        else None,
     }
     out = patch_terms({k: v for k, v in patch.items() if v is not None})
     if asked is not None:
@@ -80,28 +82,28 @@ def auto_patch_request(config: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
-def auto_patch_view(config: dict[str, Any] | None) -> AutoPatchView | None:
+def auto_patch_view(config: AutoPatchState | None) -> AutoPatchView | None:
     """The group's patching, with the date HyperPod patches next (CurrentPatchSchedule) and a reschedule not
     yet taken up (DesiredPatchSchedule, when it differs)."""
-    if not config:
+    if config is None:
         return None
-    drain = config.get("DrainPolicy") or {}
-    size = ((config.get("DeploymentConfig") or {}).get("RollingUpdatePolicy") or {}).get("MaximumBatchSize")
-    current = (config.get("CurrentPatchSchedule") or {}).get("NextPatchDate")
-    desired = (config.get("DesiredPatchSchedule") or {}).get("NextPatchDate")
-    return AutoPatchView(
-        strategy=config.get("PatchingStrategy", "Unknown"),
-        nextPatchDate=current,
-        requestedPatchDate=desired if desired != current else None,
-        idleWaitWindowSeconds=config.get("IdleWaitWindowInSeconds"),
-        drainTimeoutSeconds=drain.get("DrainTimeoutInSeconds"),
-        onDrainTimeout=drain.get("OnDrainTimeout"),
-        maxBatchSize=BatchSize(type=size["Type"], value=size["Value"]) if size else None,
+    current, desired = config.next_patch_date, config.requested_patch_date
+    size = config.batch_size_type, config.batch_size_value
+    return AutoPatchView.model_validate(
+        {
+            "strategy": "Unknown" if config.strategy is None else config.strategy,
+            "nextPatchDate": current,
+            "requestedPatchDate": desired if desired != current else None,
+            "idleWaitWindowSeconds": config.idle_wait_seconds,
+            "drainTimeoutSeconds": config.drain_timeout_seconds,
+            "onDrainTimeout": config.on_drain_timeout,
+            "maxBatchSize": BatchSize.model_validate({"type": size[0], "value": size[1]}) if size[0] else None,
+        }
     )
 
 
 def group_view(
-    details: dict[str, Any],
+    group: InstanceGroupState,
     cluster_subnets: list[str],
     zone_of: dict[str, str],
     *,
@@ -112,41 +114,37 @@ def group_view(
 ) -> InstanceGroupView:
     """``zone_of`` maps subnet ids to zones; ``dedicated`` holds the subnet ids Launchpod made for one group;
     ``gpus`` per node, for what a MIG group's nodes advertise."""
-    own = (details.get("OverrideVpcConfig") or {}).get("Subnets") or []
+    own = list(group.override_subnets)
     subnets = list(own or cluster_subnets)
-    kube = details.get("KubernetesConfig") or {}
-    labels = dict(kube.get("DesiredLabels") or kube.get("CurrentLabels") or {})
-    ebs: dict[str, Any] = next(
-        (c["EbsVolumeConfig"] for c in details.get("InstanceStorageConfigs") or [] if "EbsVolumeConfig" in c), {}
-    )
+    labels = dict(group.labels or group.current_labels)
     return InstanceGroupView(
-        instanceGroup=details["InstanceGroupName"],
-        instanceType=details.get("InstanceType"),
-        instanceTypes=list((details.get("InstanceRequirements") or {}).get("DesiredInstanceTypes") or []),
-        typeCounts={t["InstanceType"]: int(t.get("CurrentCount", 0)) for t in details.get("InstanceTypeDetails") or []},
-        currentCount=details.get("CurrentCount", 0),
-        targetCount=details.get("TargetCount", 0),
-        minInstanceCount=details.get("MinCount"),
-        status=details.get("Status", "Unknown"),
-        capacityType=capacity_type(details),
-        nicMode=nic_mode(details, efa),
+        instanceGroup=group.name,
+        instanceType=group.instance_type,
+        instanceTypes=list(group.desired_instance_types),
+        typeCounts=dict(group.type_counts),
+        currentCount=group.current_count,
+        targetCount=group.target_count,
+        minInstanceCount=group.min_count,
+        status="Unknown" if group.status is None else group.status,
+        capacityType=capacity_type(group),
+        nicMode=nic_mode(group, efa),
         availabilityZones=sorted({zone_of[s] for s in subnets if s in zone_of}),
         subnetIds=subnets,
         dedicatedSubnet=bool(own) and set(own) <= dedicated,
-        trainingPlanArn=details.get("TrainingPlanArn"),
-        trainingPlanStatus=details.get("TrainingPlanStatus"),
-        deepHealthChecks=list(details.get("OnStartDeepHealthChecks") or []),
-        threadsPerCore=details.get("ThreadsPerCore"),
-        ebsVolumeGb=ebs.get("VolumeSizeInGB"),
-        imageVersion=details.get("CurrentImageReleaseVersion") or details.get("CurrentImageId"),
-        imageId=details.get("DesiredImageId"),
-        imageReleaseVersion=details.get("DesiredImageReleaseVersion"),
-        imageVersionStatus=details.get("ImageVersionStatus"),
-        autoPatch=auto_patch_view(details.get("AutoPatchConfig")),
+        trainingPlanArn=group.training_plan_arn,
+        trainingPlanStatus=group.training_plan_status,
+        deepHealthChecks=list(group.deep_health_checks),
+        threadsPerCore=group.threads_per_core,
+        ebsVolumeGb=group.ebs_volume_gb,
+        imageVersion=group.current_image_release_version or group.current_image_id,
+        imageId=group.desired_image_id,
+        imageReleaseVersion=group.desired_image_release_version,
+        imageVersionStatus=group.image_version_status,
+        autoPatch=auto_patch_view(group.auto_patch),
         labels=labels,
         mig=mig.view(labels.get(mig.CONFIG_LABEL), gpus),
-        taints=[Taint.model_validate(t) for t in taints_of(kube.get("DesiredTaints") or kube.get("CurrentTaints"))],
-        scheduledUpdate=(details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),
+        taints=[Taint.model_validate(t) for t in taints_of(group.taints or group.current_taints)],
+        scheduledUpdate=group.scheduled_update,
         karpenterManaged=karpenter,
-        scaling=bool((details.get("ActiveOperations") or {}).get("Scaling")),
+        scaling=group.scaling,
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from launchpod.contracts.instance_groups import InstanceGroupChangeInput
 from launchpod.domain import mig
+from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
 
@@ -107,29 +108,29 @@ def subnet_tags(base: dict[str, str], group: str) -> dict[str, str]:
     return {**base, "launchpod:purpose": SUBNET_PURPOSE, "launchpod:instance-group": group}
 
 
-def wait_state(action: str, group: str, details: dict[str, Any] | None) -> tuple[bool, str | None]:
+def wait_state(action: str, group: str, details: InstanceGroupState | None) -> tuple[bool, str | None]:
     """(done, failure) for ``group`` in DescribeCluster's InstanceGroups (None when it is not listed)."""
     if action == "delete":
         if details is None:
             return True, None
-        if details.get("Status") == "Failed":
+        if details.status == "Failed":
             return False, f"Instance group {group} failed while being deleted."
         return False, None
     if details is None:
         return False, f"Instance group {group} is not in the cluster any more."
-    status = details.get("Status")
+    status = details.status
     if status == "Failed":
         return False, f"Instance group {group} failed."
-    if status in ("InService", "Degraded") and details.get("CurrentCount", 0) >= needed(details):
+    if status in ("InService", "Degraded") and details.current_count >= needed(details):
         return True, None
     return False, None
 
 
-def needed(details: dict[str, Any]) -> int:
+def needed(details: InstanceGroupState) -> int:
     """The instances a change waits for: the target, or a group's MinCount (HyperPod calls the group InService
     from its minimum and keeps provisioning the rest in the background: "Continuous provisioning",
     https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html)."""
-    return int(details.get("MinCount") or details.get("TargetCount", 0))
+    return details.min_count or details.target_count
 
 
 def scaling_detail(operation: dict[str, Any] | None, group: str) -> dict[str, Any] | None:
@@ -139,7 +140,7 @@ def scaling_detail(operation: dict[str, Any] | None, group: str) -> dict[str, An
 
 
 def operation_state(
-    action: str, group: str, operation: dict[str, Any] | None, details: dict[str, Any] | None
+    action: str, group: str, operation: dict[str, Any] | None, details: InstanceGroupState | None
 ) -> tuple[bool, str | None]:
     """(done, failure) for ``group`` from HyperPod's cluster operation for the UpdateCluster call, with the
     group as DescribeCluster lists it (None: not listed). Without an operation that scales the group (a
@@ -166,18 +167,18 @@ def operation_state(
     if action == "delete":
         if details is None:
             return True, None
-        if details.get("Status") == "Deleting":
+        if details.status == "Deleting":
             return False, None  # DescribeCluster read before HyperPod finished: read again
-        return False, f"Instance group {group} is still listed ({details.get('Status')}) after its deletion."
+        return False, f"Instance group {group} is still listed ({details.status}) after its deletion."
     if details is None:
         return False, f"Instance group {group} is not in the cluster any more."
-    if details.get("Status") in ("Creating", "Updating", "Deleting"):
+    if details.status in ("Creating", "Updating", "Deleting"):
         # DescribeCluster was read before the operation: HyperPod finished in between. Read again.
         return False, None
-    target = int((detail.get("Desired") or {}).get("TargetCount", details.get("TargetCount", 0)))
-    if details.get("MinCount"):
+    target = int((detail.get("Desired") or {}).get("TargetCount", details.target_count))
+    if details.min_count:
         target = min(target, needed(details))
-    current = int(details.get("CurrentCount", 0))
-    if details.get("Status") == "Failed" or current < target:
-        return False, f"Instance group {group} stopped at {current}/{target} instances ({details.get('Status')})."
+    current = details.current_count
+    if details.status == "Failed" or current < target:
+        return False, f"Instance group {group} stopped at {current}/{target} instances ({details.status})."
     return True, None

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import mig
+from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput, next_step
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.manifests import INPROCESS_FLAG
@@ -38,7 +38,7 @@ class ClusterFacts:
     """What the API read about the cluster a job goes to."""
 
     cluster: str
-    groups: dict[str, dict[str, Any]]  # instance group name -> DescribeCluster's InstanceGroups entry
+    groups: dict[str, InstanceGroupState]  # instance group name -> the group as DescribeCluster reports it
     training_operator: str | None  # the add-on's status, None when not installed
     kuberay: bool  # RayJob CRD served and the operator Deployment ready
     task_governance: bool
@@ -65,8 +65,8 @@ def fit_warnings(request: SubmitJobInput, facts: ClusterFacts) -> list[str]:
     beyond the group's nodes wait Pending until nodes are added; said in the dry run and the answer."""
     if request.acceleratorPartition is not None:
         return []  # a pod of GPU partitions shares a node: usecases.jobs checks the nodes' free partitions
-    group = facts.groups.get(request.instanceGroup) or {}
-    nodes = int(group.get("CurrentCount") or 0)
+    group = facts.groups.get(request.instanceGroup)
+    nodes = group.current_count if group else 0
     wanted = request.elasticPolicy.minReplicas if request.elasticPolicy else request.replicas
     if request.replicas <= nodes:
         return []
@@ -107,10 +107,6 @@ def recipe_for(request: SubmitJobInput) -> Recipe | None:
             rule="required_with_recipe",
         )
     return found
-
-
-def _is_spot(group: dict[str, Any]) -> bool:
-    return "Spot" in (group.get("CapacityRequirements") or {})
 
 
 def check_partition(request: SubmitJobInput, acc: Accelerators) -> None:
@@ -181,9 +177,9 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
             field="body.instanceGroup",
             rule="existing_group",
         )
-    instance_type = str(group.get("InstanceType"))
+    instance_type = str(group.instance_type)
     if request.elasticPolicy is not None:
-        if _is_spot(group):
+        if group.spot:
             raise InvalidInput(
                 f"Elastic training is not supported on Spot capacity, and {request.instanceGroup} is a Spot group; "
                 "drop elasticPolicy or use an on-demand or training-plan group.",

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.jobs.manifests import JOB_LABEL
 from launchpod.domain.nodes import ladder, views
 
@@ -130,7 +131,7 @@ def node(
 
 def creation(
     cluster: str,
-    described: dict[str, Any] | None,
+    described: HyperPodCluster | None,
     operations: list[dict[str, Any]],
     events: list[dict[str, Any]],
     offered: dict[str, list[str]],
@@ -145,24 +146,24 @@ def creation(
             _finding("warning", "There is no HyperPod cluster", f"DescribeCluster found no cluster {cluster}.")
         )
     else:
-        status = described.get("ClusterStatus")
-        failure = described.get("FailureMessage")
+        status = described.status
+        failure = described.failure_message
         findings.append(
             _finding("error" if status == "Failed" else "info", f"HyperPod cluster is {status}", failure or "")
         )
         if failure:
             cause = hyperpod.failure_hint(failure)
-        for group in described.get("InstanceGroups", []):
-            if group.get("Status") in ("Failed", "Degraded"):
+        for group in described.instance_groups:
+            if group.status in ("Failed", "Degraded"):
                 findings.append(
                     _finding(
                         "error",
-                        f"Instance group {group['InstanceGroupName']} is {group['Status']}",
-                        f"{group.get('CurrentCount')} of {group.get('TargetCount')} instances up",
+                        f"Instance group {group.name} is {group.status}",
+                        f"{group.current_count} of {group.target_count} instances up",
                     )
                 )
-        cluster_id = str(described.get("ClusterArn", "")).rpartition("/")[2]
-        groups = [g["InstanceGroupName"] for g in described.get("InstanceGroups", [])]
+        cluster_id = described.arn.rpartition("/")[2]
+        groups = [g.name for g in described.instance_groups]
         findings.append(
             _finding(
                 "info",
@@ -210,7 +211,7 @@ def creation(
             findings.append(_finding("info", title, usage))
     if failed_ops:
         op = failed_ops[0]
-        if described is not None and described.get("ClusterStatus") == "Failed":
+        if described is not None and described.status == "Failed":
             suggestions.extend(_after_failed_hyperpod(cluster, op, described, offered, zones))
         suggestions.append(
             {
@@ -237,7 +238,7 @@ def creation(
 
 
 def _after_failed_hyperpod(
-    cluster: str, op: dict[str, Any], described: dict[str, Any], offered: dict[str, list[str]], zones: list[str]
+    cluster: str, op: dict[str, Any], described: HyperPodCluster, offered: dict[str, list[str]], zones: list[str]
 ) -> list[dict[str, Any]]:
     """What a failed HyperPod cluster allows: asked again in a zone that offers every type of the failed
     request, when its failure names capacity (create_hyperpod deletes the failed one first), and given up
@@ -245,7 +246,7 @@ def _after_failed_hyperpod(
     found = []
     request = op.get("request") or {}
     asked = request.get("hyperpod") if op.get("kind") == "provision-cluster" else request
-    failure = str(described.get("FailureMessage") or "").lower()
+    failure = (described.failure_message or "").lower()
     if isinstance(asked, dict) and "capacity" in failure:
         zone = asked.get("availabilityZone")
         types = {g.get("instanceType") for g in asked.get("instanceGroups") or []}

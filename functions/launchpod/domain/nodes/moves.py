@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster, InstanceGroupState
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode
 from launchpod.domain.operations import WorkflowPlan, role_for
@@ -45,41 +46,35 @@ DATA_LOSS = (
 _MIRROR = "kubernetes.io/config.mirror"
 
 
-def group_of(cluster: Mapping[str, Any], name: str) -> dict[str, Any] | None:
-    return next((dict(g) for g in cluster.get("InstanceGroups") or [] if g.get("InstanceGroupName") == name), None)
-
-
-def group_types(group: Mapping[str, Any]) -> list[str]:
+def group_types(group: InstanceGroupState) -> list[str]:
     """The instance types a group runs: its InstanceType, or a flexible group's list."""
-    if group.get("InstanceType"):
-        return [str(group["InstanceType"])]
-    wanted = group.get("InstanceRequirements") or {}
-    return list(wanted.get("CurrentInstanceTypes") or wanted.get("DesiredInstanceTypes") or [])
+    if group.instance_type:
+        return [group.instance_type]
+    return list(group.current_instance_types or group.desired_instance_types)
 
 
-def group_subnets(cluster: Mapping[str, Any], group: Mapping[str, Any]) -> list[str]:
+def group_subnets(cluster: HyperPodCluster, group: InstanceGroupState) -> list[str]:
     """A group's subnets: its OverrideVpcConfig's, else the cluster's VpcConfig's."""
-    vpc = group.get("OverrideVpcConfig") or cluster.get("VpcConfig") or {}
-    return list(vpc.get("Subnets") or [])
+    return list(group.override_subnets or cluster.subnets)
 
 
-def _region(cluster: Mapping[str, Any]) -> str:
-    parts = str(cluster.get("ClusterArn") or "").split(":")
+def _region(cluster: HyperPodCluster) -> str:
+    parts = cluster.arn.split(":")
     return parts[3] if len(parts) > 3 else ""
 
 
-def _groups(cluster: Mapping[str, Any]) -> str:
-    return ", ".join(sorted(g["InstanceGroupName"] for g in cluster.get("InstanceGroups") or [])) or "none"
+def _groups(cluster: HyperPodCluster) -> str:
+    return ", ".join(sorted(g.name for g in cluster.instance_groups)) or "none"
 
 
 def check_clusters(
     source_name: str,
-    source: Mapping[str, Any],
+    source: HyperPodCluster,
     target_name: str,
-    target: Mapping[str, Any],
+    target: HyperPodCluster,
     from_group: str,
     to_group: str,
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[InstanceGroupState, InstanceGroupState]:
     """The source and target groups, once every rule AWS documents for the clusters holds (else why not)."""
     if source_name == target_name and from_group == to_group:
         raise InvalidInput(
@@ -94,12 +89,12 @@ def check_clusters(
             field="body.targetCluster",
             rule="same_region",
         )
-    found: list[dict[str, Any]] = []
+    found: list[InstanceGroupState] = []
     for name, cluster, group, field in (
         (source_name, source, from_group, "body.sourceGroup"),
         (target_name, target, to_group, "body.targetGroup"),
     ):
-        described = group_of(cluster, group)
+        described = cluster.group(group)
         if described is None:
             raise InvalidInput(
                 f"{name} has no instance group {group}; it has {_groups(cluster)}.",
@@ -113,15 +108,15 @@ def check_clusters(
     return found[0], found[1]
 
 
-def _check_cluster(name: str, cluster: Mapping[str, Any]) -> None:
-    if not (cluster.get("Orchestrator") or {}).get("Eks"):
+def _check_cluster(name: str, cluster: HyperPodCluster) -> None:
+    if not cluster.eks_arn:
         raise Conflict(f"{name} is not orchestrated by Amazon EKS; HyperPod moves nodes only between EKS clusters.")
-    if cluster.get("NodeProvisioningMode") != "Continuous":
+    if not cluster.continuous:
         raise Conflict(
             f"{name} does not use continuous provisioning (NodeProvisioningMode Continuous), which AWS requires of "
             "both clusters to move nodes. Clusters get it at creation (hyperpod.nodeProvisioningMode: Continuous)."
         )
-    status = cluster.get("ClusterStatus")
+    status = cluster.status
     if status != "InService":
         raise Conflict(f"{name} is {status}; AWS moves nodes only while both clusters are InService. Wait, then retry.")
 
@@ -158,14 +153,14 @@ class Candidate:
 
 def choose(
     request: Mapping[str, Any],
-    from_group: Mapping[str, Any],
+    from_group: InstanceGroupState,
     candidates: Sequence[Candidate],
     types: Sequence[str],
     zones: set[str],
 ) -> list[Candidate]:
     """The nodes to move: those named (each must be in the source group and able to move), or ``count`` of
     the movable ones, the fewest pods first (the least work interrupted). Refused before anything drains."""
-    group = from_group["InstanceGroupName"]
+    group = from_group.name
     by_id = {c.node_id: c for c in candidates}
     if request.get("nodeIds"):
         unknown = [n for n in request["nodeIds"] if n not in by_id]
@@ -187,8 +182,8 @@ def choose(
             why = f": {'; '.join(reasons)}" if reasons else ""
             raise Conflict(f"{group} has {len(movable)} node(s) that can move, {count} asked{why}.")
         chosen = sorted(movable, key=lambda c: (len(c.pods), c.node_id))[:count]
-    minimum = int(from_group.get("MinCount") or 0)
-    left = int(from_group.get("TargetCount") or len(candidates)) - len(chosen)
+    minimum = from_group.min_count or 0
+    left = (from_group.target_count or len(candidates)) - len(chosen)
     if left < minimum:
         raise Conflict(
             f"Moving {len(chosen)} node(s) would leave {group} with {left}, below its minimum instance count of "
@@ -197,9 +192,9 @@ def choose(
     return chosen
 
 
-def _capacity(from_group: Mapping[str, Any]) -> str:
-    if from_group.get("TrainingPlanArn"):
-        return f"training plan {str(from_group['TrainingPlanArn']).rsplit('/', 1)[-1]}"
+def _capacity(from_group: InstanceGroupState) -> str:
+    if from_group.training_plan_arn:
+        return f"training plan {from_group.training_plan_arn.rsplit('/', 1)[-1]}"
     return "its reservation, On-Demand or Spot capacity"
 
 
@@ -207,7 +202,7 @@ def plan(
     cluster: str,
     request: dict[str, Any],
     chosen: Sequence[Candidate],
-    from_group: Mapping[str, Any],
+    from_group: InstanceGroupState,
     destination: str,
 ) -> WorkflowPlan:
     """The move with its steps: each node drained, moved, then followed; the request as the workflow reads it

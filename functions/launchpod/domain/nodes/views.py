@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 
@@ -69,13 +70,9 @@ def pods_by_node(pods: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def capacity_types(cluster: dict[str, Any] | None) -> dict[str, str]:
+def capacity_types(cluster: HyperPodCluster | None) -> dict[str, str]:
     """Instance group -> Spot or OnDemand, from DescribeCluster's CapacityRequirements."""
-    out = {}
-    for group in (cluster or {}).get("InstanceGroups", []):
-        spot = (group.get("CapacityRequirements") or {}).get("Spot") is not None
-        out[group["InstanceGroupName"]] = "Spot" if spot else "OnDemand"
-    return out
+    return {g.name: "Spot" if g.spot else "OnDemand" for g in (cluster.instance_groups if cluster else ())}
 
 
 def node_view(

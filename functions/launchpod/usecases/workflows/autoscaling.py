@@ -70,24 +70,24 @@ def update_autoscaling(doc: WorkflowInput) -> PhaseResult:
     whitelist. Disabling sends AutoScaling Disable alone."""
     request, sm = request_of(doc), wiring.sagemaker()
     name = hyperpod.hyperpod_name(doc.target)
-    cluster = sm.described_cluster(name)
+    cluster = sm.hyperpod_cluster(name)
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster.")
-    config = cluster.get("AutoScaling") or {}
+    mode = cluster.autoscaling.mode if cluster.autoscaling is not None else None
     wanted = "Enable" if request.enabled else "Disable"
     made = doc.output(ClusterRoleOutput)  # None when disabling: ClusterRole is skipped
     role = made.roleArn if made else None
-    if (config.get("Mode") or "Disable") == wanted and (not request.enabled or cluster.get("ClusterRole") == role):
+    if (mode or "Disable") == wanted and (not request.enabled or cluster.cluster_role == role):
         return PhaseResult(message=f"AutoScaling is already {wanted}; following it.")
-    if cluster.get("ClusterStatus") != "InService":
-        raise RetryableError(f"{doc.target} is {cluster.get('ClusterStatus')}; UpdateCluster waits until InService.")
+    if cluster.status != "InService":
+        raise RetryableError(f"{doc.target} is {cluster.status}; UpdateCluster waits until InService.")
     params: dict[str, Any] = {"ClusterName": name, "AutoScaling": {"Mode": wanted, "AutoScalerType": "Karpenter"}}
     if request.enabled:
         params |= {
             "ClusterRole": role,
             "NodeRecovery": "Automatic",
             "InstanceGroups": autoscaling.managed_specs(
-                specs.specs_for_update(list(cluster.get("InstanceGroups", []))), request.instanceGroups
+                specs.specs_for_update(cluster.instance_groups), request.instanceGroups
             ),
         }
     sm.update_cluster(params)

@@ -10,6 +10,7 @@ from launchpod.contracts.instance_groups import InstanceGroupChangeInput
 from launchpod.contracts.phase_outputs import GroupSubnetOutput, UpdateClusterOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.domain.instance_groups import changes, specs, workflow
 from launchpod.domain.network import plan_subnets
@@ -22,15 +23,11 @@ def change_of(doc: WorkflowInput) -> InstanceGroupChangeInput:
     return InstanceGroupChangeInput.model_validate(doc.request)
 
 
-def cluster_of(doc: WorkflowInput) -> dict[str, Any]:
-    cluster = wiring.sagemaker().described_cluster(hyperpod.hyperpod_name(doc.target))
+def cluster_of(doc: WorkflowInput) -> HyperPodCluster:
+    cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
     if cluster is None:
         raise PermanentError(f"{doc.target} has no HyperPod cluster any more.")
     return cluster
-
-
-def group_of(cluster: dict[str, Any], group: str) -> dict[str, Any] | None:
-    return next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == group), None)
 
 
 def tags_of(doc: WorkflowInput) -> dict[str, str]:
@@ -45,7 +42,7 @@ def group_subnet(doc: WorkflowInput) -> PhaseResult:
     if change.action != "add" or change.add is None or not change.add.dedicatedSubnet:
         return PhaseResult(skipped=True, message="The group uses the cluster's subnet.")
     ec2, cluster = wiring.ec2(), cluster_of(doc)
-    cluster_subnets = list((cluster.get("VpcConfig") or {}).get("Subnets") or [])
+    cluster_subnets = list(cluster.subnets)
     if not cluster_subnets:
         raise PermanentError(f"{doc.target} reports no subnets in its VpcConfig; cannot place a new subnet.")
     home = ec2.subnets(subnet_ids=cluster_subnets[:1])[0]
@@ -72,13 +69,13 @@ def group_subnet(doc: WorkflowInput) -> PhaseResult:
     )
 
 
-def _update_params(doc: WorkflowInput, cluster: dict[str, Any]) -> dict[str, Any] | None:
+def _update_params(doc: WorkflowInput, cluster: HyperPodCluster) -> dict[str, Any] | None:
     """UpdateCluster's parameters, or None when AWS already shows the change."""
-    change, groups = change_of(doc), list(cluster.get("InstanceGroups", []))
+    change, groups = change_of(doc), cluster.instance_groups
     name = hyperpod.hyperpod_name(doc.target)
-    current = group_of(cluster, change.group)
+    current = cluster.group(change.group)
     if change.action == "delete":
-        if current is None or current.get("Status") == "Deleting":
+        if current is None or current.status == "Deleting":
             return None
         kept = specs.specs_for_update(groups, deleted=change.group)
         return {
@@ -90,24 +87,24 @@ def _update_params(doc: WorkflowInput, cluster: dict[str, Any]) -> dict[str, Any
         if current is None:
             raise PermanentError(f"{doc.target} has no instance group {change.group} any more.")
         spec = changes.apply_changes(current, change.changes)
-        if spec == specs.spec_from_details(current):
+        if spec == current.spec:
             return None
         return {"ClusterName": name, "InstanceGroups": specs.specs_for_update(groups, changed=spec)}
     if current is not None:
         return None
     if change.add is None:
         raise PermanentError("The add request has no group specification.")
-    template = next((g for g in groups if g.get("ExecutionRole")), None)
-    if template is None:
+    template = next((g for g in groups if g.execution_role), None)
+    if template is None or template.execution_role is None:
         raise PermanentError(f"{doc.target} has no instance group to take the execution role from.")
     made = doc.output(GroupSubnetOutput)  # None: the group uses the cluster's subnet
     subnet = made.subnetId if made else None
     spec = changes.new_group_spec(
         change.add,
-        execution_role=template["ExecutionRole"],
-        lifecycle=template.get("LifeCycleConfig"),
+        execution_role=template.execution_role,
+        lifecycle=template.spec.get("LifeCycleConfig"),
         subnet_ids=[subnet] if subnet else None,
-        security_group_ids=list((cluster.get("VpcConfig") or {}).get("SecurityGroupIds") or []),
+        security_group_ids=list(cluster.security_group_ids),
         threads_per_core=change.add.threadsPerCore or 1,
     )
     return {"ClusterName": name, "InstanceGroups": specs.specs_for_update(groups, changed=spec)}
@@ -124,7 +121,7 @@ def update_cluster(doc: WorkflowInput) -> PhaseResult:
     params = _update_params(doc, cluster)
     if params is None:
         return PhaseResult(message=f"HyperPod already has the change to {change.group}; following it.")
-    status = cluster.get("ClusterStatus")
+    status = cluster.status
     if status != "InService":
         # HyperPod takes one update at a time: wait for the one in flight (the Retry block backs off).
         raise RetryableError(f"{doc.target} is {status}; UpdateCluster waits until it is InService.")
@@ -166,7 +163,7 @@ def wait_group(doc: WorkflowInput) -> PhaseResult:
     # would still be listed).
     operation = _scaling_operation(doc, change.group, since)
     cluster = cluster_of(doc)
-    details = group_of(cluster, change.group)
+    details = cluster.group(change.group)
     done, failure = workflow.operation_state(change.action, change.group, operation, details)
     if failure:
         name = hyperpod.hyperpod_name(doc.target)
@@ -174,25 +171,21 @@ def wait_group(doc: WorkflowInput) -> PhaseResult:
             wiring.sagemaker().latest_group_error(name, change.group, since) if hyperpod.keeps_events(cluster) else None
         )
         # What the operation (or DescribeCluster) says of the group, then HyperPod's own words for why.
-        raise PermanentError(hyperpod.failure_hint(f"{failure} {why or cluster.get('FailureMessage') or ''}".strip()))
+        raise PermanentError(hyperpod.failure_hint(f"{failure} {why or cluster.failure_message or ''}".strip()))
     followed = workflow.scaling_detail(operation, change.group) is not None
     # Without an operation the first look may come before HyperPod has taken the update in: settle only
     # once it is InService.
-    if done and (followed or doc.poll.get(WAIT_GROUP, 0) > 0 or cluster.get("ClusterStatus") == "InService"):
+    if done and (followed or doc.poll.get(WAIT_GROUP, 0) > 0 or cluster.status == "InService"):
         if change.action == "delete":
             return PhaseResult(message=f"Instance group {change.group} is deleted.")
         assert details is not None
         return PhaseResult(
-            message=f"Instance group {change.group} is {details['Status']} with "
-            f"{details.get('CurrentCount', 0)}/{details.get('TargetCount', 0)} instances."
+            message=f"Instance group {change.group} is {details.status} with "
+            f"{details.current_count}/{details.target_count} instances."
         )
     if doc.poll.get(WAIT_GROUP, 0) >= workflow.MAX_POLLS:
         raise PermanentError(f"Instance group {change.group} is still settling after 90 minutes; check its events.")
-    state = (
-        f"{details.get('Status')} {details.get('CurrentCount', 0)}/{details.get('TargetCount', 0)}"
-        if details
-        else "gone"
-    )
+    state = f"{details.status} {details.current_count}/{details.target_count}" if details else "gone"
     if followed:
         assert operation is not None
         state += f" (operation {operation['OperationId']} {operation['Status']})"
@@ -205,7 +198,7 @@ def release_subnet(doc: WorkflowInput) -> PhaseResult:
     if change.action != "delete":
         return PhaseResult(skipped=True, message="Nothing to release.")
     ec2, cluster = wiring.ec2(), cluster_of(doc)
-    cluster_subnets = list((cluster.get("VpcConfig") or {}).get("Subnets") or [])
+    cluster_subnets = list(cluster.subnets)
     if not cluster_subnets:
         return PhaseResult(skipped=True, message="The cluster reports no VPC.")
     vpc_id = ec2.subnets(subnet_ids=cluster_subnets[:1])[0].vpc_id
