@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.sandbox.browser.conftest import App
 from tests.sandbox.browser.selects import pick
@@ -159,8 +159,23 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     expect(rebooted).to_contain_text("Warning")
     shot(page, "rebooted-node", full_page=True)
 
+    # The delete's dry run is asked once the data loss is acknowledged; while it has not answered, there is no
+    # plan to confirm and the button stays disabled (the dialog grows when the plan comes: a click sent just
+    # then landed beside the button).
+    asked: list[bool] = []
+
+    def disabled_while_asked(route: Route) -> None:
+        asked.append(confirm.is_disabled())
+        route.continue_()
+
+    dry_run = re.compile(r".*/nodes/delete\?dryRun=true$")
+    page.route(dry_run, disabled_while_asked)
     dialog, confirm = _held_until_data_loss_acknowledged(page, "Delete")
     dialog.get_by_role("checkbox").check()
+    expect(dialog.get_by_role("list", name="What the delete does")).to_contain_text(f"delete node {other}")
+    expect(confirm).to_be_enabled()
+    assert asked and all(asked), f"the Delete button was enabled while its dry run was unanswered: {asked}"
+    page.unroute(dry_run)
     confirm.click()
     _all_phases_done(page)
     page.goto(tab)

@@ -46,6 +46,10 @@ export default function ConfirmAction({
   ready = true,
 }: ConfirmActionProps) {
   const [typed, setTyped] = useState('');
+  // the dry run of what the dialog now asks has answered: confirm what it shows
+  const planKey = JSON.stringify(planDeps);
+  const [plannedFor, setPlannedFor] = useState<string | null>(null);
+  const planned = plannedFor === planKey;
   const { busy, error, setError, run } = useAction();
 
   return (
@@ -63,7 +67,7 @@ export default function ConfirmAction({
             <Button
               variant="primary"
               loading={busy}
-              disabled={!ready || (typeToConfirm !== undefined && typed !== typeToConfirm)}
+              disabled={!ready || !planned || (typeToConfirm !== undefined && typed !== typeToConfirm)}
               onClick={() => void run(onConfirm)}
             >
               {action}
@@ -75,7 +79,14 @@ export default function ConfirmAction({
       <SpaceBetween size="m">
         <ErrorAlert error={error} onDismiss={() => setError(null)} />
         {children}
-        {ready ? <DryRunPlan load={loadPlan} deps={planDeps} label={planLabel ?? `What “${action}” does`} /> : null}
+        {ready ? (
+          <DryRunPlan
+            load={loadPlan}
+            deps={planDeps}
+            label={planLabel ?? `What “${action}” does`}
+            onSettled={() => setPlannedFor(planKey)}
+          />
+        ) : null}
         {typeToConfirm !== undefined ? (
           <FormField label={`Type ${typeToConfirm} to confirm`}>
             <Input value={typed} onChange={({ detail }) => setTyped(detail.value)} ariaLabel={confirmLabel} />

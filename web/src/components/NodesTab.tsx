@@ -307,6 +307,9 @@ export default function NodesTab({ cluster }: { cluster: string }) {
   const [acknowledged, setAcknowledged] = useState(false);
   const { busy, error: actionError, setError: setActionError, run } = useAction();
   const ids = selected.map((n) => n.nodeId);
+  // the dry run of this action on these nodes has answered: the button confirms what its plan shows
+  const planKey = `${confirm}:${ids.join(',')}`;
+  const [plannedFor, setPlannedFor] = useState<string | null>(null);
 
   const act = (action: Action) =>
     run(async () => {
@@ -322,6 +325,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
       disabledReason={!ids.length ? 'Select nodes first.' : `This needs the ${needs(action)} role.`}
       onClick={() => {
         setAcknowledged(false);
+        setPlannedFor(null);
         setConfirm(action);
       }}
     >
@@ -411,7 +415,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
               <Button
                 variant="primary"
                 loading={busy}
-                disabled={confirm !== 'reboot' && !acknowledged}
+                disabled={(confirm !== 'reboot' && !acknowledged) || plannedFor !== planKey}
                 onClick={() => confirm && void act(confirm)}
               >
                 {confirm ? `${confirm[0].toUpperCase()}${confirm.slice(1)}` : ''}
@@ -445,6 +449,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
               }
               deps={[cluster, confirm, ids.join(',')]}
               label={`What the ${confirm} does`}
+              onSettled={() => setPlannedFor(planKey)}
             />
           ) : null}
         </SpaceBetween>

@@ -1,7 +1,7 @@
 // A dry run's plan as a short list: what each step does, to what, and why. Shown in a confirmation before
 // the real request is sent (the request with ?dryRun=true answered it and changed nothing).
 
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
@@ -36,19 +36,27 @@ export default function PlanSteps({ steps, label }: { steps: PlanStepView[]; lab
 }
 
 // The plan a dry run answers, asked once per ``deps``: its steps, the NOOP's words, or the error; ``fallback``
-// says what the action does while there is no plan to show (loading, or the dry run failed).
+// says what the action does while there is no plan to show (loading, or the dry run failed). ``onSettled`` is
+// called once the dry run has answered (a plan, a NOOP or an error): a dialog keeps its confirm button disabled
+// until then, so a user confirms what the plan shows, and the dialog does not grow under the pointer.
 export function DryRunPlan({
   load,
   deps,
   label,
   fallback,
+  onSettled,
 }: {
   load: () => Promise<{ data: PlanView | NoopView | object }>;
   deps: unknown[];
   label: string;
   fallback?: ReactNode;
+  onSettled?: () => void;
 }) {
   const { data, error, loading } = useFetch(load, deps);
+  useEffect(() => {
+    if (!loading) onSettled?.();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loading]);
   const planned = data && 'steps' in data ? (data as PlanView) : null;
   return (
     <SpaceBetween size="s">
