@@ -1,4 +1,4 @@
-"""SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
+"""SageMaker in memory: the HyperPodMoves / HyperPodClusters / HyperPods / TrainingPlans ports
 (adapters.aws.sagemaker); nodes, events, plans and offerings are seeded as ListClusterNodes,
 ListClusterEvents, DescribeTrainingPlan and SearchTrainingPlanOfferings answer them and read through the
 adapter's builders."""
@@ -14,6 +14,8 @@ from launchpod.adapters.aws.sagemaker import (
     extension_offering,
     hyperpod_cluster_of,
     hyperpod_node,
+    move_request,
+    moved_nodes,
     node_details,
     plan_extension,
     plan_offering,
@@ -23,6 +25,7 @@ from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.training_plans import (
     CapacitySearch,
     ExtensionOffering,
@@ -93,6 +96,33 @@ class SageMaker:
     def describe_node(self, name: str, node_id: str) -> NodeDetails | None:
         """The seeded node (its summary standing for DescribeClusterNode's details), read as the adapter does."""
         return next((node_details(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+
+    def move_nodes(self, move: NodeMove) -> MovedNodes:
+        """MoveClusterNodes by node id within one seeded cluster, as the sandbox answers it: a node not in the
+        source group is NodeIdNotFound, one not Running InvalidNodeStatus; the others start DetachInProgress.
+        None movable fails the request (ValidationException, a PermanentError)."""
+        params = move_request(move)
+        name = next((n for n, c in self.clusters.items() if c.get("ClusterArn") == params["SourceClusterArn"]), "")
+        nodes = {n["InstanceId"]: n for n in self.nodes.get(name, [])}
+        group, answer = params["SourceInstanceGroupName"], dict[str, list[Any]](Successful=[], Failed=[])
+        for node_id in params["NodeIds"]:
+            node = nodes.get(node_id)
+            status = ((node or {}).get("InstanceStatus") or {}).get("Status")
+            if node is None or node["InstanceGroupName"] != group:
+                failed = ("NodeIdNotFound", f"Node {node_id} does not exist in instance group {group}.")
+            elif status != "Running":
+                failed = ("InvalidNodeStatus", f"Node {node_id} is {status}; only Running nodes can be moved.")
+            else:
+                node["InstanceStatus"] = {"Status": "DetachInProgress"}
+                answer["Successful"].append(node_id)
+                continue
+            answer["Failed"].append({"NodeId": node_id, "Code": failed[0], "Message": failed[1]})
+        if not answer["Successful"]:
+            reasons = "; ".join(f["Message"] for f in answer["Failed"])
+            raise PermanentError(
+                f"sagemaker:MoveClusterNodes failed: ValidationException: None of the nodes can be moved: {reasons}"
+            )
+        return moved_nodes(answer)
 
     def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
         self._known(name, "ListClusterEvents")

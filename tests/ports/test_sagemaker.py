@@ -1,7 +1,8 @@
 """SageMaker's contract: the in-memory fake (tests/fakes/sagemaker.py) and adapters.aws.sagemaker on the sandbox's
 SageMaker answer alike for a cluster that does not exist (DescribeCluster, its nodes, its events, an event, the
 account's clusters, a training plan nobody bought) and for a created cluster's nodes and events: each node with
-its group, a node by id, the events newest first, filtered and paged, an event by id."""
+its group, a node by id, the events newest first, filtered and paged, an event by id; and for a move of its
+nodes: those it can move started, each other refused by id with AWS's code, a move of none refused whole."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 from launchpod.adapters.aws.sagemaker import SageMaker as Adapter
 from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import PermanentError
-from launchpod.usecases.ports import HyperPodNodes, HyperPods
+from launchpod.domain.nodes.moves import MoveRefusal, NodeMove
+from launchpod.usecases.ports import HyperPodMoves, HyperPodNodes, HyperPods
 
 import sandbox.aws
 from sandbox.aws import clock
@@ -85,12 +87,8 @@ def _seeded(name: str) -> SageMaker:
     )
 
 
-@pytest.fixture(params=["fake", "sagemaker"])
-def created(request: pytest.FixtureRequest) -> Iterator[Port]:
-    """The port with the cluster "hp" created and InService, two workers."""
-    if request.param == "fake":
-        yield _seeded("hp")
-        return
+def _created(request: pytest.FixtureRequest, *groups: dict[str, Any]) -> Iterator[Adapter]:
+    """The adapter on the sandbox with the cluster "hp" created with ``groups`` and InService."""
     client: Callable[[str], Any] = request.getfixturevalue("client")
     sandbox.aws.install(0.001)
     hyperpod.install()
@@ -106,7 +104,7 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     sm = client("sagemaker")
     sm.create_cluster(
         ClusterName="hp",
-        InstanceGroups=[GROUP],
+        InstanceGroups=list(groups),
         VpcConfig=VPC,
         Orchestrator={"Eks": {"ClusterArn": arn}},
         NodeProvisioningMode="Continuous",
@@ -114,6 +112,25 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService", reason="hp not InService")
     yield Adapter()
     hyperpod.reset_durations()
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def created(request: pytest.FixtureRequest) -> Iterator[Port]:
+    """The port with the cluster "hp" created and InService, two workers."""
+    if request.param == "fake":
+        yield _seeded("hp")
+        return
+    yield from _created(request, GROUP)
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def movable(request: pytest.FixtureRequest) -> Iterator[HyperPodMoves]:
+    """The port with "hp" created and InService, two workers and an empty group "spare" of their type (the fake
+    checks only the nodes of a move, so it is seeded as ``created``)."""
+    if request.param == "fake":
+        yield _seeded("hp")
+        return
+    yield from _created(request, GROUP, {**GROUP, "InstanceGroupName": "spare", "InstanceCount": 0})
 
 
 def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port) -> None:
@@ -213,6 +230,25 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
     )
     assert found.failure_messages == ()  # an Info event tells no failure
     assert created.describe_event("hp", "00000000-0000-0000-0000-000000000000") is None
+
+
+def _move(port: HyperPodMoves, *node_ids: str) -> NodeMove:
+    cluster = port.hyperpod_cluster("hp")
+    assert cluster is not None
+    return NodeMove(cluster.arn, "workers", cluster.arn, "spare", node_ids, "op-1")
+
+
+def test_a_move_starts_the_nodes_it_can_and_refuses_each_other_by_id_with_aws_code(movable: HyperPodMoves) -> None:
+    node, ghost = movable.list_nodes("hp")[0].node_id, "i-00000000000000000"
+    moved = movable.move_nodes(_move(movable, node, ghost))
+    assert moved.accepted == (node,)
+    why = f"Node {ghost} does not exist in instance group workers."
+    assert moved.refused == (MoveRefusal(ghost, "NodeIdNotFound", why),)
+
+
+def test_a_move_of_no_node_that_can_move_is_refused_whole_saying_why(movable: HyperPodMoves) -> None:
+    with pytest.raises(PermanentError, match=r"MoveClusterNodes failed: .*None of the nodes can be moved: Node i-0+ "):
+        movable.move_nodes(_move(movable, "i-00000000000000000"))
 
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:

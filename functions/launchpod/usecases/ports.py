@@ -17,6 +17,7 @@ from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
@@ -152,7 +153,7 @@ class HyperPodNodes(Protocol):
 class HyperPodMoves(HyperPodNodes, Protocol):
     """HyperPodNodes and MoveClusterNodes (adapters.aws.sagemaker)."""
 
-    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]: ...
+    def move_nodes(self, move: NodeMove) -> MovedNodes: ...
 
 
 class HyperPods(Protocol):
