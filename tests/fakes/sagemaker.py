@@ -11,6 +11,7 @@ from typing import Any
 from launchpod.adapters.aws.sagemaker import (
     cluster_event,
     cluster_event_details,
+    event_filters,
     extension_offering,
     hyperpod_cluster_of,
     hyperpod_node,
@@ -23,7 +24,7 @@ from launchpod.adapters.aws.sagemaker import (
 )
 from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import PermanentError
-from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.training_plans import (
@@ -124,12 +125,12 @@ class SageMaker:
             )
         return moved_nodes(answer)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
+    def list_events(self, name: str, filters: EventFilter, limit: int, token: str | None) -> ClusterEventPage:
+        """The seeded events (newest first) that pass the filters the adapter would send, read as it reads them."""
         self._known(name, "ListClusterEvents")
         self.pages += 1
-        mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, filters)]
-        if filters.get("SortOrder") == "Ascending":
-            mine.reverse()
+        sent = event_filters(filters)
+        mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, sent)]
         start = int(token or 0)
         events = tuple(cluster_event(e) for e in mine[start : start + limit])
         return ClusterEventPage(events, str(start + limit) if start + limit < len(mine) else None)

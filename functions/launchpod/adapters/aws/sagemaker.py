@@ -13,7 +13,7 @@ from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
-from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.nodes.moves import MovedNodes, MoveRefusal, NodeMove
 from launchpod.domain.training_plans import (
@@ -84,6 +84,18 @@ def moved_nodes(answer: Mapping[str, Any]) -> MovedNodes:
             for f in answer.get("Failed") or ()
         ),
     )
+
+
+def event_filters(filters: EventFilter) -> dict[str, Any]:
+    """ListClusterEvents' filter parameters, newest first (SortOrder Descending)."""
+    named = (
+        ("InstanceGroupName", filters.group),
+        ("NodeId", filters.node_id),
+        ("ResourceType", filters.resource_type),
+        ("EventTimeAfter", filters.after),
+        ("EventTimeBefore", filters.before),
+    )
+    return {key: value for key, value in named if value is not None} | {"SortOrder": "Descending"}
 
 
 def hyperpod_cluster_of(described: Mapping[str, Any]) -> HyperPodCluster:
@@ -449,10 +461,11 @@ class SageMaker:
         with aws_call("sagemaker:StartClusterHealthCheck"):
             self.sm.start_cluster_health_check(**params)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
+    def list_events(self, name: str, filters: EventFilter, limit: int, token: str | None) -> ClusterEventPage:
+        """One page of the cluster's events that pass ``filters``, newest first (ListClusterEvents)."""
         with aws_call("sagemaker:ListClusterEvents"):
             page = self.sm.list_cluster_events(
-                ClusterName=name, MaxResults=limit, **filters, **({"NextToken": token} if token else {})
+                ClusterName=name, MaxResults=limit, **event_filters(filters), **({"NextToken": token} if token else {})
             )
         return ClusterEventPage(tuple(cluster_event(e) for e in page.get("Events", [])), page.get("NextToken"))
 
