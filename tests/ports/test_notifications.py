@@ -12,7 +12,7 @@ import pytest
 from launchpod.adapters.aws.sns import Sns
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.domain import notifications as rules
-from launchpod.domain.notifications import Subscriber
+from launchpod.domain.notifications import Notification, Subscriber
 
 from tests.fakes.notifications import NotificationDocs
 from tests.fakes.sns import NotificationTopic
@@ -81,7 +81,7 @@ def test_an_email_subscription_is_known_until_it_is_removed(topic):
 
 
 def test_a_publish_answers_its_message_id(topic):
-    message_id = topic.publish("s", {"text": "t"}, "t", {"cluster": "c1", "kind": "test"})
+    message_id = topic.publish(Notification("c1", "test", "s", "t"))
     assert isinstance(message_id, str) and message_id
 
 

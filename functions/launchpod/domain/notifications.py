@@ -39,6 +39,23 @@ class Subscriber:
     subscription_arn: str | None = None  # an e-mail subscriber's SNS subscription, once subscribed
 
 
+@dataclass(frozen=True)
+class Notification:
+    """One notification about a cluster, as the topic publishes it (the NotificationTopic port,
+    adapters.aws.sns): its kind, subject and text, and the console page it links to."""
+
+    cluster: str
+    kind: str
+    subject: str
+    text: str
+    link: str | None = None
+
+    def email_text(self) -> str:
+        """What an e-mail subscriber reads: the text, then the console link on its own paragraph."""
+        link = f"Open in the console: {self.link}" if self.link else None
+        return "\n\n".join(part for part in (self.text, link) if part)
+
+
 def wants(subscriber: Subscriber, kind: str) -> bool:
     return kind == TEST_KIND or kind in subscriber.kinds
 

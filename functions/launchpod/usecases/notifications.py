@@ -174,10 +174,7 @@ def _publish(
     cluster: str, kind: str, subject: str, text: str, path: str, *, ports: NotificationPorts
 ) -> tuple[str, str | None]:
     url = rules.link(ports.console_url, path)
-    body = {"cluster": cluster, "kind": kind, "subject": subject, "text": text, "link": url}
-    email = "\n\n".join(part for part in (text, f"Open in the console: {url}" if url else None) if part)
-    message_id = ports.topic.publish(subject, body, email, {"cluster": cluster, "kind": kind})
-    return message_id, url
+    return ports.topic.publish(rules.Notification(cluster, kind, subject, text, url)), url
 
 
 def send_test(

@@ -18,7 +18,7 @@ from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.nodes.moves import MovedNodes, NodeMove
-from launchpod.domain.notifications import Subscriber
+from launchpod.domain.notifications import Notification, Subscriber
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
@@ -267,7 +267,7 @@ class IncidentDocs(Protocol):
 class NotificationTopic(Protocol):
     """The deployment's SNS topic (adapters.aws.sns)."""
 
-    def publish(self, subject: str, body: dict[str, Any], email_text: str, attributes: dict[str, str]) -> str: ...
+    def publish(self, notification: Notification) -> str: ...
     def subscribe_email(self, address: str, filter_policy: dict[str, list[str]]) -> str: ...
     def set_filter(self, subscription_arn: str, filter_policy: dict[str, list[str]]) -> None: ...
     def pending(self, subscription_arn: str) -> bool | None: ...
