@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from launchpod.adapters.store.notifications import DynamoNotifications
+from launchpod.adapters.store.notifications import DynamoNotifications, subscriber_of
 from launchpod.entrypoints.events import webhook_relay
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -57,7 +57,7 @@ def test_a_notification_reaches_the_webhooks_that_want_its_kind(store, receiver)
         {"id": "b", "protocol": "webhook", "endpoint": receiver.url("/b"), "kinds": ["incident-opened"]},
         {"id": "c", "protocol": "email", "endpoint": "x@example.com", "kinds": ["operation-failed"]},
     ]
-    assert store.put_subscribers("c1", subs, 0)
+    assert store.put_subscribers("c1", [subscriber_of(s) for s in subs], 0)
     out = webhook_relay.handler(_event("operation-failed", "boom"), None)
     assert out == {"posted": {"a": "200"}}
     [post] = receiver.posts("/a")
@@ -69,7 +69,7 @@ def test_a_notification_reaches_the_webhooks_that_want_its_kind(store, receiver)
 
 def test_a_webhook_on_a_private_address_is_refused_and_not_called(store):
     hook = {"id": "p", "protocol": "webhook", "endpoint": "https://10.0.0.5/hook", "kinds": ["operation-failed"]}
-    assert store.put_subscribers("c1", [hook], 0)
+    assert store.put_subscribers("c1", [subscriber_of(hook)], 0)
     assert webhook_relay.handler(_event("operation-failed", "boom"), None) == {"posted": {"p": "refused"}}
 
 
@@ -92,7 +92,7 @@ def test_a_webhook_added_after_a_notification_was_published_does_not_get_it(stor
             "since": "2026-12-05T10:00:05+00:00",
         },
     ]
-    assert store.put_subscribers("c1", subs, 0)
+    assert store.put_subscribers("c1", [subscriber_of(s) for s in subs], 0)
     out = webhook_relay.handler(_event("operation-failed", "boom", published="2026-12-05T10:00:02.000Z"), None)
     assert out["posted"] == {"old": "200"}
     assert receiver.posts("/new") == []

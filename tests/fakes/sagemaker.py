@@ -1,4 +1,4 @@
-"""SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
+"""SageMaker in memory: the HyperPodMoves / HyperPodClusters / HyperPods / TrainingPlans ports
 (adapters.aws.sagemaker); nodes, events, plans and offerings are seeded as ListClusterNodes,
 ListClusterEvents, DescribeTrainingPlan and SearchTrainingPlanOfferings answer them and read through the
 adapter's builders."""
@@ -11,9 +11,12 @@ from typing import Any
 from launchpod.adapters.aws.sagemaker import (
     cluster_event,
     cluster_event_details,
+    event_filters,
     extension_offering,
     hyperpod_cluster_of,
     hyperpod_node,
+    move_request,
+    moved_nodes,
     node_details,
     plan_extension,
     plan_offering,
@@ -21,8 +24,9 @@ from launchpod.adapters.aws.sagemaker import (
 )
 from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.errors import PermanentError
-from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.training_plans import (
     CapacitySearch,
     ExtensionOffering,
@@ -94,12 +98,39 @@ class SageMaker:
         """The seeded node (its summary standing for DescribeClusterNode's details), read as the adapter does."""
         return next((node_details(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
+    def move_nodes(self, move: NodeMove) -> MovedNodes:
+        """MoveClusterNodes by node id within one seeded cluster, as the sandbox answers it: a node not in the
+        source group is NodeIdNotFound, one not Running InvalidNodeStatus; the others start DetachInProgress.
+        None movable fails the request (ValidationException, a PermanentError)."""
+        params = move_request(move)
+        name = next((n for n, c in self.clusters.items() if c.get("ClusterArn") == params["SourceClusterArn"]), "")
+        nodes = {n["InstanceId"]: n for n in self.nodes.get(name, [])}
+        group, answer = params["SourceInstanceGroupName"], dict[str, list[Any]](Successful=[], Failed=[])
+        for node_id in params["NodeIds"]:
+            node = nodes.get(node_id)
+            status = ((node or {}).get("InstanceStatus") or {}).get("Status")
+            if node is None or node["InstanceGroupName"] != group:
+                failed = ("NodeIdNotFound", f"Node {node_id} does not exist in instance group {group}.")
+            elif status != "Running":
+                failed = ("InvalidNodeStatus", f"Node {node_id} is {status}; only Running nodes can be moved.")
+            else:
+                node["InstanceStatus"] = {"Status": "DetachInProgress"}
+                answer["Successful"].append(node_id)
+                continue
+            answer["Failed"].append({"NodeId": node_id, "Code": failed[0], "Message": failed[1]})
+        if not answer["Successful"]:
+            reasons = "; ".join(f["Message"] for f in answer["Failed"])
+            raise PermanentError(
+                f"sagemaker:MoveClusterNodes failed: ValidationException: None of the nodes can be moved: {reasons}"
+            )
+        return moved_nodes(answer)
+
+    def list_events(self, name: str, filters: EventFilter, limit: int, token: str | None) -> ClusterEventPage:
+        """The seeded events (newest first) that pass the filters the adapter would send, read as it reads them."""
         self._known(name, "ListClusterEvents")
         self.pages += 1
-        mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, filters)]
-        if filters.get("SortOrder") == "Ascending":
-            mine.reverse()
+        sent = event_filters(filters)
+        mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, sent)]
         start = int(token or 0)
         events = tuple(cluster_event(e) for e in mine[start : start + limit])
         return ClusterEventPage(events, str(start + limit) if start + limit < len(mine) else None)

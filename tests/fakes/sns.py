@@ -1,8 +1,12 @@
-"""The deployment's SNS topic in memory: the NotificationTopic port (adapters.aws.sns)."""
+"""The deployment's SNS topic in memory: the NotificationTopic port (adapters.aws.sns); a published
+notification is kept as the adapter would send it, through its builders."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from launchpod.adapters.aws.sns import message_attributes, message_body
+from launchpod.domain.notifications import Notification
 
 
 class NotificationTopic:
@@ -13,8 +17,15 @@ class NotificationTopic:
         self.published: list[dict[str, Any]] = []
         self.subscriptions: dict[str, dict[str, Any]] = {}
 
-    def publish(self, subject: str, body: dict[str, Any], email_text: str, attributes: dict[str, str]) -> str:
-        self.published.append({"subject": subject, "body": body, "email": email_text, "attributes": attributes})
+    def publish(self, notification: Notification) -> str:
+        self.published.append(
+            {
+                "subject": notification.subject,
+                "body": message_body(notification),
+                "email": notification.email_text(),
+                "attributes": message_attributes(notification),
+            }
+        )
         return f"m-{len(self.published)}"
 
     def subscribe_email(self, address: str, filter_policy: dict[str, list[str]]) -> str:

@@ -5,12 +5,14 @@ deployed code does."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import boto3
 import pytest
 from launchpod.adapters.aws.sns import Sns
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.domain import notifications as rules
+from launchpod.domain.notifications import Notification, Subscriber
 
 from tests.fakes.notifications import NotificationDocs
 from tests.fakes.sns import NotificationTopic
@@ -46,13 +48,25 @@ def test_a_released_key_is_claimed_again_and_releasing_an_unclaimed_key_is_nothi
     assert docs.claim("endpoint-unhealthy#c1#default/vllm#u1") is False
 
 
+EMAIL = Subscriber(
+    "a",
+    "email",
+    "oncall@example.com",
+    ("incident-opened", "operation-failed"),
+    since=datetime(2026, 12, 5, 10, 0, 0, 123456, tzinfo=UTC),
+    subscription_arn="arn:aws:sns:us-east-1:123456789012:launchpod-notifications:0f1e2d3c",
+)
+HOOK = Subscriber("b", "webhook", "https://hooks.slack.com/services/T000/B000/XXXX", ("job-failed",))
+
+
 def test_subscribers_are_written_only_over_the_version_read(docs):
     assert docs.subscribers("c1") == ([], 0)
-    assert docs.put_subscribers("c1", [{"id": "a"}], 0) is True
+    assert docs.put_subscribers("c1", [EMAIL], 0) is True
     subs, version = docs.subscribers("c1")
-    assert subs == [{"id": "a"}] and version == 1
-    assert docs.put_subscribers("c1", [{"id": "b"}], 0) is False  # a concurrent writer got in first
-    assert docs.put_subscribers("c1", [{"id": "a"}, {"id": "b"}], version) is True
+    assert subs == [EMAIL] and version == 1
+    assert docs.put_subscribers("c1", [HOOK], 0) is False  # a concurrent writer got in first
+    assert docs.put_subscribers("c1", [EMAIL, HOOK], version) is True
+    assert docs.subscribers("c1") == ([EMAIL, HOOK], 2)  # each read back whole: since, its subscription, or none
     assert docs.subscribers("c2") == ([], 0)
 
 
@@ -67,7 +81,7 @@ def test_an_email_subscription_is_known_until_it_is_removed(topic):
 
 
 def test_a_publish_answers_its_message_id(topic):
-    message_id = topic.publish("s", {"text": "t"}, "t", {"cluster": "c1", "kind": "test"})
+    message_id = topic.publish(Notification("c1", "test", "s", "t"))
     assert isinstance(message_id, str) and message_id
 
 

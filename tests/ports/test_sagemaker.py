@@ -1,7 +1,9 @@
 """SageMaker's contract: the in-memory fake (tests/fakes/sagemaker.py) and adapters.aws.sagemaker on the sandbox's
 SageMaker answer alike for a cluster that does not exist (DescribeCluster, its nodes, its events, an event, the
 account's clusters, a training plan nobody bought) and for a created cluster's nodes and events: each node with
-its group, a node by id, the events newest first, filtered and paged, an event by id."""
+its group, a node by id, the events newest first, filtered (resource type, node, group, time) and paged, an
+event by id; and for a move of its nodes: those it can move started, each other refused by id with AWS's code,
+a move of none refused whole."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ import pytest
 from launchpod.adapters.aws.sagemaker import SageMaker as Adapter
 from launchpod.domain.clusters.hyperpod_cluster import InstanceGroupState
 from launchpod.domain.errors import PermanentError
-from launchpod.usecases.ports import HyperPodNodes, HyperPods
+from launchpod.domain.nodes.hyperpod_event import EventFilter
+from launchpod.domain.nodes.moves import MoveRefusal, NodeMove
+from launchpod.usecases.ports import HyperPodMoves, HyperPodNodes, HyperPods
 
 import sandbox.aws
 from sandbox.aws import clock
@@ -85,12 +89,8 @@ def _seeded(name: str) -> SageMaker:
     )
 
 
-@pytest.fixture(params=["fake", "sagemaker"])
-def created(request: pytest.FixtureRequest) -> Iterator[Port]:
-    """The port with the cluster "hp" created and InService, two workers."""
-    if request.param == "fake":
-        yield _seeded("hp")
-        return
+def _created(request: pytest.FixtureRequest, *groups: dict[str, Any]) -> Iterator[Adapter]:
+    """The adapter on the sandbox with the cluster "hp" created with ``groups`` and InService."""
     client: Callable[[str], Any] = request.getfixturevalue("client")
     sandbox.aws.install(0.001)
     hyperpod.install()
@@ -106,7 +106,7 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     sm = client("sagemaker")
     sm.create_cluster(
         ClusterName="hp",
-        InstanceGroups=[GROUP],
+        InstanceGroups=list(groups),
         VpcConfig=VPC,
         Orchestrator={"Eks": {"ClusterArn": arn}},
         NodeProvisioningMode="Continuous",
@@ -114,6 +114,25 @@ def created(request: pytest.FixtureRequest) -> Iterator[Port]:
     wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService", reason="hp not InService")
     yield Adapter()
     hyperpod.reset_durations()
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def created(request: pytest.FixtureRequest) -> Iterator[Port]:
+    """The port with the cluster "hp" created and InService, two workers."""
+    if request.param == "fake":
+        yield _seeded("hp")
+        return
+    yield from _created(request, GROUP)
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def movable(request: pytest.FixtureRequest) -> Iterator[HyperPodMoves]:
+    """The port with "hp" created and InService, two workers and an empty group "spare" of their type (the fake
+    checks only the nodes of a move, so it is seeded as ``created``)."""
+    if request.param == "fake":
+        yield _seeded("hp")
+        return
+    yield from _created(request, GROUP, {**GROUP, "InstanceGroupName": "spare", "InstanceCount": 0})
 
 
 def test_a_created_cluster_reads_as_its_name_arn_status_and_groups(created: Port) -> None:
@@ -170,7 +189,7 @@ def test_a_node_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) 
 
 
 def test_a_created_clusters_events_come_newest_first_from_creation_started_to_in_service(created: Port) -> None:
-    page = created.list_events("hp", {"SortOrder": "Descending"}, 50, None)
+    page = created.list_events("hp", EventFilter(), 50, None)
     events = page.events
     times = [e.time for e in events if e.time is not None]
     assert len(times) == len(events) and times == sorted(times, reverse=True)
@@ -182,26 +201,38 @@ def test_a_created_clusters_events_come_newest_first_from_creation_started_to_in
 
 
 def test_events_filter_by_resource_type_and_by_node_id(created: Port) -> None:
-    clusters = created.list_events("hp", {"ResourceType": "Cluster"}, 50, None).events
+    clusters = created.list_events("hp", EventFilter(resource_type="Cluster"), 50, None).events
     assert [e.resource_type for e in clusters] == ["Cluster", "Cluster"]
     node = created.list_nodes("hp")[0].node_id
-    of_node = created.list_events("hp", {"NodeId": node}, 50, None).events
+    of_node = created.list_events("hp", EventFilter(node_id=node), 50, None).events
     assert of_node and {e.node_id for e in of_node} == {node}
 
 
+def test_events_filter_by_group_and_by_a_time_window(created: Port) -> None:
+    every = created.list_events("hp", EventFilter(), 50, None).events
+    of_group = created.list_events("hp", EventFilter(group="workers"), 50, None).events
+    assert of_group and [e.event_id for e in of_group] == [e.event_id for e in every if e.group == "workers"]
+    newest, oldest, second = every[0].time, every[-1].time, timedelta(seconds=1)
+    assert newest is not None and oldest is not None
+    around = EventFilter(after=oldest - second, before=newest + second)
+    assert [e.event_id for e in created.list_events("hp", around, 50, None).events] == [e.event_id for e in every]
+    assert created.list_events("hp", EventFilter(after=newest + second), 50, None).events == ()
+    assert created.list_events("hp", EventFilter(before=oldest - second), 50, None).events == ()
+
+
 def test_events_page_by_limit_and_the_token_reads_on_without_repeating(created: Port) -> None:
-    every = [e.event_id for e in created.list_events("hp", {}, 50, None).events]
-    first = created.list_events("hp", {}, 2, None)
+    every = [e.event_id for e in created.list_events("hp", EventFilter(), 50, None).events]
+    first = created.list_events("hp", EventFilter(), 2, None)
     assert len(first.events) == 2 and first.next_token
     seen, token = [e.event_id for e in first.events], first.next_token
     while token:
-        page = created.list_events("hp", {}, 2, token)
+        page = created.list_events("hp", EventFilter(), 2, token)
         seen, token = seen + [e.event_id for e in page.events], page.next_token
     assert seen == every
 
 
 def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
-    summary = created.list_events("hp", {}, 50, None).events[0]
+    summary = created.list_events("hp", EventFilter(), 50, None).events[0]
     found = created.describe_event("hp", summary.event_id)
     assert found is not None
     assert (found.event_id, found.description, found.resource_type, found.time, found.level) == (
@@ -213,6 +244,25 @@ def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port
     )
     assert found.failure_messages == ()  # an Info event tells no failure
     assert created.describe_event("hp", "00000000-0000-0000-0000-000000000000") is None
+
+
+def _move(port: HyperPodMoves, *node_ids: str) -> NodeMove:
+    cluster = port.hyperpod_cluster("hp")
+    assert cluster is not None
+    return NodeMove(cluster.arn, "workers", cluster.arn, "spare", node_ids, "op-1")
+
+
+def test_a_move_starts_the_nodes_it_can_and_refuses_each_other_by_id_with_aws_code(movable: HyperPodMoves) -> None:
+    node, ghost = movable.list_nodes("hp")[0].node_id, "i-00000000000000000"
+    moved = movable.move_nodes(_move(movable, node, ghost))
+    assert moved.accepted == (node,)
+    why = f"Node {ghost} does not exist in instance group workers."
+    assert moved.refused == (MoveRefusal(ghost, "NodeIdNotFound", why),)
+
+
+def test_a_move_of_no_node_that_can_move_is_refused_whole_saying_why(movable: HyperPodMoves) -> None:
+    with pytest.raises(PermanentError, match=r"MoveClusterNodes failed: .*None of the nodes can be moved: Node i-0+ "):
+        movable.move_nodes(_move(movable, "i-00000000000000000"))
 
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:
@@ -229,7 +279,7 @@ def test_the_nodes_and_events_of_a_cluster_that_does_not_exist_are_refused_namin
     with pytest.raises(PermanentError, match="ListClusterNodes failed: ResourceNotFound: Cluster ghost not found"):
         sagemaker.list_nodes("ghost")
     with pytest.raises(PermanentError, match="ListClusterEvents failed: ResourceNotFound: Cluster ghost not found"):
-        sagemaker.list_events("ghost", {}, 10, None)
+        sagemaker.list_events("ghost", EventFilter(), 10, None)
 
 
 def test_a_node_or_an_event_of_a_cluster_that_does_not_exist_is_none(sagemaker: Port) -> None:

@@ -1,15 +1,19 @@
-"""Notifications, the pure rules: the SNS filter policy of a subscriber, the console page a notification
-links to, the chat payload a webhook is posted, which webhook URLs may be called at all (SSRF), and what the
-scheduled watcher tells about jobs, endpoints and training plans (which states are news, once per what)."""
+"""Notifications, the pure rules: a subscriber and a notification as the ports carry them, a subscriber's SNS
+filter policy, the console page a notification links to, the chat payload a webhook is posted, which webhook
+URLs may be called at all (SSRF), and what the scheduled watcher tells about jobs, endpoints and training
+plans (which states are news, once per what)."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
+
+from launchpod.contracts.notifications import NotificationKind, SubscriberProtocol
 
 TEST_KIND = "test"  # the test message goes to every subscriber of the cluster, whatever kinds it chose
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -22,8 +26,38 @@ def filter_policy(cluster: str, kinds: Iterable[str]) -> dict[str, list[str]]:
     return {"cluster": [cluster], "kind": sorted({*kinds, TEST_KIND})}
 
 
-def wants(subscriber: dict[str, Any], kind: str) -> bool:
-    return kind == TEST_KIND or kind in subscriber["kinds"]
+@dataclass(frozen=True)
+class Subscriber:
+    """One who is told about a cluster (the NotificationDocs port, adapters.store.notifications): an e-mail
+    address, through its SNS subscription, or a chat webhook the relay posts to, for the kinds it chose."""
+
+    id: str
+    protocol: SubscriberProtocol
+    endpoint: str  # the address or the webhook's URL
+    kinds: tuple[NotificationKind, ...]
+    since: datetime | None = None  # when it started listening: None for a subscriber stored before this was kept
+    subscription_arn: str | None = None  # an e-mail subscriber's SNS subscription, once subscribed
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One notification about a cluster, as the topic publishes it (the NotificationTopic port,
+    adapters.aws.sns): its kind, subject and text, and the console page it links to."""
+
+    cluster: str
+    kind: str
+    subject: str
+    text: str
+    link: str | None = None
+
+    def email_text(self) -> str:
+        """What an e-mail subscriber reads: the text, then the console link on its own paragraph."""
+        link = f"Open in the console: {self.link}" if self.link else None
+        return "\n\n".join(part for part in (self.text, link) if part)
+
+
+def wants(subscriber: Subscriber, kind: str) -> bool:
+    return kind == TEST_KIND or kind in subscriber.kinds
 
 
 def link(console_url: str | None, path: str) -> str | None:

@@ -15,6 +15,7 @@ from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
 from launchpod.domain.nodes import diagnosis, views
+from launchpod.domain.nodes.hyperpod_event import EventFilter
 from launchpod.domain.quotas import Quota
 from launchpod.runtime import wiring
 from launchpod.usecases import incidents, nodes
@@ -76,13 +77,13 @@ def real() -> DiagnosisPorts:
     )
 
 
-def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, Any]]:
+def _events(name: str, ports: DiagnosisPorts, filters: EventFilter) -> list[dict[str, Any]]:
     """HyperPod's events (newest first), with details; [] where AWS does not keep them for this cluster."""
     sm, cluster = ports.sagemaker, hyperpod.hyperpod_name(name)
     try:
         if not hyperpod.keeps_events(sm.hyperpod_cluster(cluster)):
             return []
-        page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, 50, None)
+        page = sm.list_events(cluster, filters, 50, None)
     except LaunchpodError:
         return []
     out = []
@@ -96,9 +97,8 @@ def node(name: str, node_id: str, *, ports: DiagnosisPorts) -> DiagnosisView:
     """One node: SageMaker's and Kubernetes' view of it, HyperPod's events of it and its open incident."""
     detail = nodes.get_node(name, node_id, ports=ports.nodes).model_dump(mode="json")
     incident = next((i for i in incidents.incident_views(name, ports=ports.incidents) if node_id in i["nodes"]), None)
-    found = diagnosis.node(
-        name, node_id, detail, detail["conditions"], detail["events"], _events(name, ports, NodeId=node_id), incident
-    )
+    events = _events(name, ports, EventFilter(node_id=node_id))
+    found = diagnosis.node(name, node_id, detail, detail["conditions"], detail["events"], events, incident)
     return DiagnosisView(**found)
 
 
@@ -116,7 +116,7 @@ def cluster_creation(name: str, instance_types: list[str] | None, *, ports: Diag
     )
     offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()} if types else {}
     zones = [z["name"] for z in ports.ec2.zones()]
-    events = _events(name, ports) if described else []
+    events = _events(name, ports, EventFilter()) if described else []
     where = {t: offered.get(t, []) for t in types}
     found = diagnosis.creation(
         name, described, operations, events, where, zones, _quotas(name, described, types, ports)

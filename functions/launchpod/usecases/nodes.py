@@ -28,6 +28,7 @@ from launchpod.domain.clusters.hyperpod_cluster import HyperPodCluster
 from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.nodes import actions, views
+from launchpod.domain.nodes.hyperpod_event import EventFilter
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPodNodes, KubeLister
 
@@ -129,23 +130,19 @@ def list_events(query: ListEventsInput, *, ports: NodePorts) -> ClusterEventList
     name = query.name
     if not hyperpod.keeps_events(hyperpod_of(name, ports=ports)):
         raise Conflict(hyperpod.events_unavailable(name))
-    filters: dict[str, Any] = {
-        key: value
-        for key, value in (
-            ("InstanceGroupName", query.instanceGroup),
-            ("NodeId", query.nodeId),
-            ("ResourceType", query.resourceType),
-            ("EventTimeAfter", query.after),
-            ("EventTimeBefore", query.before),
-        )
-        if value is not None
-    }
+    filters = EventFilter(
+        group=query.instanceGroup,
+        node_id=query.nodeId,
+        resource_type=query.resourceType,
+        after=query.after,
+        before=query.before,
+    )
     sm, cluster, limit, level = ports.sagemaker, hyperpod.hyperpod_name(name), query.limit, query.level
     items: list[ClusterEventView] = []
     token = query.nextToken
     # ListClusterEvents has no level filter: pages are read until ``limit`` events at that level are found.
     for _ in range(10):
-        page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, limit, token)
+        page = sm.list_events(cluster, filters, limit, token)
         for summary in page.events:
             if level and summary.level != level:
                 continue

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from launchpod.contracts.notifications import (
     NotificationSettingsView,
@@ -24,6 +24,7 @@ from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import notifications as rules
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
+from launchpod.domain.notifications import Subscriber
 from launchpod.domain.operations import now
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
@@ -64,7 +65,7 @@ def _known(name: str, ports: NotificationPorts) -> None:
         raise NotFound(f"Launchpod has no cluster {name}.", details=[next_step("GET /api/clusters")])
 
 
-def _rewrite(cluster: str, change: Callable[[list[dict[str, Any]]], bool], *, ports: NotificationPorts) -> None:
+def _rewrite(cluster: str, change: Callable[[list[Subscriber]], bool], *, ports: NotificationPorts) -> None:
     for _ in range(8):
         subscribers, version = ports.docs.subscribers(cluster)
         if not change(subscribers):
@@ -74,14 +75,12 @@ def _rewrite(cluster: str, change: Callable[[list[dict[str, Any]]], bool], *, po
     raise Conflict(f"The subscribers of {cluster} kept changing under concurrent writers; try again.")
 
 
-def _view(sub: dict[str, Any], ports: NotificationPorts) -> SubscriberView:
+def _view(sub: Subscriber, ports: NotificationPorts) -> SubscriberView:
     status: Literal["pending-confirmation", "confirmed", "active"] = "active"
-    if sub["protocol"] == "email":
-        pending = ports.topic.pending(sub["subscriptionArn"]) if sub.get("subscriptionArn") else True
+    if sub.protocol == "email":
+        pending = ports.topic.pending(sub.subscription_arn) if sub.subscription_arn else True
         status = "pending-confirmation" if pending else "confirmed"
-    return SubscriberView(
-        id=sub["id"], protocol=sub["protocol"], endpoint=sub["endpoint"], kinds=sub["kinds"], status=status
-    )
+    return SubscriberView(id=sub.id, protocol=sub.protocol, endpoint=sub.endpoint, kinds=list(sub.kinds), status=status)
 
 
 def list_subscribers(name: str, *, ports: NotificationPorts) -> NotificationSettingsView:
@@ -109,32 +108,36 @@ def add_subscriber(
         raise InvalidInput(problem, field="body.endpoint", rule="notification_endpoint")
     sub_id = _subscriber_id(request.protocol, request.endpoint)
     subscribers, _ = ports.docs.subscribers(name)
-    existing = next((s for s in subscribers if s["id"] == sub_id), None)
+    existing = next((s for s in subscribers if s.id == sub_id), None)
     target = f"{request.protocol} subscriber {request.endpoint}"
     if existing is None:
         steps: tuple[Step, ...] = (Step("create", target, f"told about {', '.join(request.kinds)} on {name}"),)
-    elif existing["kinds"] != request.kinds:
-        steps = (Step("update", target, f"kinds {', '.join(existing['kinds'])} -> {', '.join(request.kinds)}"),)
+    elif list(existing.kinds) != request.kinds:
+        steps = (Step("update", target, f"kinds {', '.join(existing.kinds)} -> {', '.join(request.kinds)}"),)
     else:
         steps = ()
     plan = Plan(target=name, steps=steps)
 
     def apply() -> NotificationSettingsView:
         policy = rules.filter_policy(name, request.kinds)
-        arn = existing.get("subscriptionArn") if existing else None
+        arn = existing.subscription_arn if existing else None
         if request.protocol == "email":
             if arn:
                 ports.topic.set_filter(arn, policy)
             else:
                 arn = ports.topic.subscribe_email(request.endpoint, policy)
-        record = {"id": sub_id, "protocol": request.protocol, "endpoint": request.endpoint, "kinds": request.kinds}
-        # when it started listening: a notification published before it is not its to get (relay)
-        record["since"] = (existing or {}).get("since") or now().isoformat()
-        if arn:
-            record["subscriptionArn"] = arn
+        record = Subscriber(
+            id=sub_id,
+            protocol=request.protocol,
+            endpoint=request.endpoint,
+            kinds=tuple(request.kinds),
+            # when it started listening: a notification published before it is not its to get (relay)
+            since=(existing.since if existing else None) or now(),
+            subscription_arn=arn or None,
+        )
 
-        def change(subs: list[dict[str, Any]]) -> bool:
-            subs[:] = [s for s in subs if s["id"] != sub_id] + [record]
+        def change(subs: list[Subscriber]) -> bool:
+            subs[:] = [s for s in subs if s.id != sub_id] + [record]
             return True
 
         _rewrite(name, change, ports=ports)
@@ -148,18 +151,16 @@ def remove_subscriber(
 ) -> RemovedSubscriberView | NoopView | PlanView:
     _known(name, ports)
     subscribers, _ = ports.docs.subscribers(name)
-    found = next((s for s in subscribers if s["id"] == subscriber_id), None)
-    steps = (
-        (Step("delete", f"{found['protocol']} subscriber {found['endpoint']}", "asked to remove it"),) if found else ()
-    )
+    found = next((s for s in subscribers if s.id == subscriber_id), None)
+    steps = (Step("delete", f"{found.protocol} subscriber {found.endpoint}", "asked to remove it"),) if found else ()
 
     def apply() -> RemovedSubscriberView:
-        if found and found.get("subscriptionArn"):
-            ports.topic.unsubscribe(found["subscriptionArn"])
+        if found and found.subscription_arn:
+            ports.topic.unsubscribe(found.subscription_arn)
 
-        def change(subs: list[dict[str, Any]]) -> bool:
+        def change(subs: list[Subscriber]) -> bool:
             before = len(subs)
-            subs[:] = [s for s in subs if s["id"] != subscriber_id]
+            subs[:] = [s for s in subs if s.id != subscriber_id]
             return len(subs) != before
 
         _rewrite(name, change, ports=ports)
@@ -173,10 +174,7 @@ def _publish(
     cluster: str, kind: str, subject: str, text: str, path: str, *, ports: NotificationPorts
 ) -> tuple[str, str | None]:
     url = rules.link(ports.console_url, path)
-    body = {"cluster": cluster, "kind": kind, "subject": subject, "text": text, "link": url}
-    email = "\n\n".join(part for part in (text, f"Open in the console: {url}" if url else None) if part)
-    message_id = ports.topic.publish(subject, body, email, {"cluster": cluster, "kind": kind})
-    return message_id, url
+    return ports.topic.publish(rules.Notification(cluster, kind, subject, text, url)), url
 
 
 def send_test(
@@ -247,15 +245,14 @@ def _post(url: str, text: str, *, webhooks: Webhooks, allow_loopback: bool) -> s
     return str(status)
 
 
-def _listening(subscriber: dict[str, Any], notice: Published) -> bool:
+def _listening(subscriber: Subscriber, notice: Published) -> bool:
     """Whether the subscriber was there when the notification was published: SNS invokes the relay
     asynchronously (https://docs.aws.amazon.com/lambda/latest/dg/with-sns.html), so a webhook added after a
     failure can be read before that failure's message is relayed; e-mail subscriptions get only what SNS
     publishes after they exist, and a webhook is held to the same."""
-    since = subscriber.get("since")
-    if since is None or notice.published_at is None:
+    if subscriber.since is None or notice.published_at is None:
         return True
-    return datetime.fromisoformat(str(since)) <= notice.published_at
+    return subscriber.since <= notice.published_at
 
 
 def relay(notices: Iterable[Published], *, ports: NotificationPorts) -> dict[str, str]:
@@ -268,8 +265,6 @@ def relay(notices: Iterable[Published], *, ports: NotificationPorts) -> dict[str
         text = rules.chat_text(notice.subject, notice.text, notice.link)
         subscribers, _ = ports.docs.subscribers(notice.cluster)
         for sub in subscribers:
-            if sub["protocol"] == "webhook" and rules.wants(sub, notice.kind) and _listening(sub, notice):
-                posted[sub["id"]] = _post(
-                    sub["endpoint"], text, webhooks=ports.webhooks, allow_loopback=ports.allow_loopback
-                )
+            if sub.protocol == "webhook" and rules.wants(sub, notice.kind) and _listening(sub, notice):
+                posted[sub.id] = _post(sub.endpoint, text, webhooks=ports.webhooks, allow_loopback=ports.allow_loopback)
     return posted

@@ -13,8 +13,9 @@ from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
-from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage
+from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.nodes.moves import MovedNodes, MoveRefusal, NodeMove
 from launchpod.domain.training_plans import (
     CapacitySearch,
     ExtensionOffering,
@@ -59,6 +60,42 @@ def node_details(details: Mapping[str, Any]) -> NodeDetails:
         image_release_version=details.get("CurrentImageReleaseVersion"),
         described=dict(details),
     )
+
+
+def move_request(move: NodeMove) -> dict[str, Any]:
+    """MoveClusterNodes' parameters for a move of nodes named by id."""
+    return {
+        "SourceClusterArn": move.source_cluster_arn,
+        "SourceInstanceGroupName": move.source_group,
+        "TargetClusterArn": move.target_cluster_arn,
+        "TargetInstanceGroupName": move.target_group,
+        "NodeIds": list(move.node_ids),
+        "ClientToken": move.client_token,
+    }
+
+
+def moved_nodes(answer: Mapping[str, Any]) -> MovedNodes:
+    """MoveClusterNodes' answer to node ids: Successful and Failed (MoveClusterNodesError); Launchpod never
+    names nodes by logical id, so the NodeLogicalIds forms of both stay unread."""
+    return MovedNodes(
+        accepted=tuple(str(i) for i in answer.get("Successful") or ()),
+        refused=tuple(
+            MoveRefusal(str(f.get("NodeId")), str(f.get("Code")), str(f.get("Message") or ""))
+            for f in answer.get("Failed") or ()
+        ),
+    )
+
+
+def event_filters(filters: EventFilter) -> dict[str, Any]:
+    """ListClusterEvents' filter parameters, newest first (SortOrder Descending)."""
+    named = (
+        ("InstanceGroupName", filters.group),
+        ("NodeId", filters.node_id),
+        ("ResourceType", filters.resource_type),
+        ("EventTimeAfter", filters.after),
+        ("EventTimeBefore", filters.before),
+    )
+    return {key: value for key, value in named if value is not None} | {"SortOrder": "Descending"}
 
 
 def hyperpod_cluster_of(described: Mapping[str, Any]) -> HyperPodCluster:
@@ -415,21 +452,20 @@ class SageMaker:
             method = getattr(self.sm, f"batch_{action}_cluster_nodes")
             return dict(method(ClusterName=name, NodeIds=node_ids))
 
-    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]:
-        """MoveClusterNodes: Successful and Failed (or their NodeLogicalIds forms), as AWS answers."""
+    def move_nodes(self, move: NodeMove) -> MovedNodes:
+        """MoveClusterNodes with node ids: the nodes it started moving and those it refused."""
         with aws_call("sagemaker:MoveClusterNodes"):
-            answer = dict(self.sm.move_cluster_nodes(**params))
-            answer.pop("ResponseMetadata", None)
-            return answer
+            return moved_nodes(self.sm.move_cluster_nodes(**move_request(move)))
 
     def start_health_check(self, params: dict[str, Any]) -> None:
         with aws_call("sagemaker:StartClusterHealthCheck"):
             self.sm.start_cluster_health_check(**params)
 
-    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> ClusterEventPage:
+    def list_events(self, name: str, filters: EventFilter, limit: int, token: str | None) -> ClusterEventPage:
+        """One page of the cluster's events that pass ``filters``, newest first (ListClusterEvents)."""
         with aws_call("sagemaker:ListClusterEvents"):
             page = self.sm.list_cluster_events(
-                ClusterName=name, MaxResults=limit, **filters, **({"NextToken": token} if token else {})
+                ClusterName=name, MaxResults=limit, **event_filters(filters), **({"NextToken": token} if token else {})
             )
         return ClusterEventPage(tuple(cluster_event(e) for e in page.get("Events", [])), page.get("NextToken"))
 

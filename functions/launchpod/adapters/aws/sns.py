@@ -7,13 +7,24 @@ webhook relay Lambda (entrypoints/events/webhook_relay.py) is subscribed to all 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, translate
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.notifications import Notification
+
+
+def message_body(notification: Notification) -> dict[str, str | None]:
+    """The JSON message the relay and any JSON subscriber get (entrypoints/events/webhook_relay.py reads it)."""
+    n = notification
+    return {"cluster": n.cluster, "kind": n.kind, "subject": n.subject, "text": n.text, "link": n.link}
+
+
+def message_attributes(notification: Notification) -> dict[str, str]:
+    """The message attributes e-mail subscriptions filter on (domain.notifications.filter_policy)."""
+    return {"cluster": notification.cluster, "kind": notification.kind}
 
 
 class Sns:
@@ -29,15 +40,16 @@ class Sns:
             )
         return self.topic_arn
 
-    def publish(self, subject: str, body: dict[str, Any], email_text: str, attributes: dict[str, str]) -> str:
-        """Publish once: ``body`` (JSON) to the relay and any JSON subscriber, ``email_text`` to e-mail
+    def publish(self, notification: Notification) -> str:
+        """Publish once: its JSON body to the relay and any JSON subscriber, its e-mail text to e-mail
         (MessageStructure json: a "default" and per-protocol messages,
         https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html)."""
-        message = {"default": json.dumps(body), "email": email_text}
+        message = {"default": json.dumps(message_body(notification)), "email": notification.email_text()}
+        attributes = message_attributes(notification)
         with aws_call("sns:Publish"):
             out = self.sns.publish(
                 TopicArn=self._topic(),
-                Subject=subject[:100],  # SNS: at most 100 characters, used as the e-mail's subject
+                Subject=notification.subject[:100],  # SNS: at most 100 characters, used as the e-mail's subject
                 Message=json.dumps(message),
                 MessageStructure="json",
                 MessageAttributes={k: {"DataType": "String", "StringValue": v} for k, v in attributes.items()},

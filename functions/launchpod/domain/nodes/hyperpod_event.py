@@ -2,7 +2,8 @@
 what level; DescribeClusterEvent adds its metadata, where the reason for a failure is.
 
 The HyperPodNodes port (adapters.aws.sagemaker) builds them from ListClusterEvents' ClusterEventSummary and
-DescribeClusterEvent's ClusterEventDetail, so the AWS shape stays in the adapter
+DescribeClusterEvent's ClusterEventDetail, and ListClusterEvents' filters from an EventFilter, so the AWS
+shapes stay in the adapter
 (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterEventSummary.html,
 https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterEventDetail.html)."""
 
@@ -30,6 +31,18 @@ class ClusterEventDetails(ClusterEvent):
     # EventDetails.EventMetadata as sent (None when empty): the event view shows it whole (contracts.nodes).
     metadata: dict[str, Any] | None = None
     failure_messages: tuple[str, ...] = ()  # each metadata part's FailureMessage, in the order AWS sent them
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Which of a cluster's events to read, each None for any: ListClusterEvents' filters. The port answers
+    them newest first."""
+
+    group: str | None = None  # the instance group's name
+    node_id: str | None = None  # the instance id
+    resource_type: str | None = None  # Cluster, InstanceGroup or Instance
+    after: datetime | None = None
+    before: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -298,6 +298,41 @@ def follow(
     return out
 
 
+@dataclass(frozen=True)
+class NodeMove:
+    """One MoveClusterNodes request: nodes by instance id, from a group of one cluster to a group of the same
+    or another cluster of the Region; a retried call with the same token answers what the first did."""
+
+    source_cluster_arn: str
+    source_group: str
+    target_cluster_arn: str
+    target_group: str
+    node_ids: tuple[str, ...]
+    client_token: str
+
+
+@dataclass(frozen=True)
+class MoveRefusal:
+    """A node AWS would not move (MoveClusterNodesError): its code (NodeIdNotFound, InvalidNodeStatus,
+    NodeIdInUse, NodeInstanceTypeMismatch) and why."""
+
+    node_id: str
+    code: str
+    message: str = ""
+
+    def recorded(self) -> dict[str, str]:
+        """As Move records it for WaitMoved (MoveOutput.refused): MoveClusterNodesError's own keys."""
+        return {"NodeId": self.node_id, "Code": self.code, "Message": self.message}
+
+
+@dataclass(frozen=True)
+class MovedNodes:
+    """MoveClusterNodes' answer for nodes named by id: those it started moving and those it refused."""
+
+    accepted: tuple[str, ...]
+    refused: tuple[MoveRefusal, ...] = ()
+
+
 def refused_line(failed: Sequence[Mapping[str, Any]]) -> str:
-    """AWS's per-node refusals (MoveClusterNodesError) in one line."""
+    """AWS's per-node refusals (MoveClusterNodesError, as MoveRefusal.recorded keeps them) in one line."""
     return "; ".join(f"{f.get('NodeId')}: {f.get('Code')} {f.get('Message') or ''}".strip() for f in failed)

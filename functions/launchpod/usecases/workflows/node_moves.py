@@ -4,8 +4,6 @@ and WaitMoved (each node followed until it runs in the target group). See domain
 
 from __future__ import annotations
 
-from typing import Any
-
 from launchpod.contracts.phase_outputs import DrainOutput, MoveOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
@@ -62,30 +60,29 @@ def move(doc: WorkflowInput) -> PhaseResult:
     """Move: MoveClusterNodes with the drained nodes (the operation id as ClientToken, so a retried call answers
     what the first did); nodes AWS refuses are recorded with AWS's code and uncordoned."""
     request, cordoned = doc.request, doc.require(DrainOutput).cordoned
-    params: dict[str, Any] = {
-        "SourceClusterArn": _arn(doc.target),
-        "SourceInstanceGroupName": request["sourceGroup"],
-        "TargetClusterArn": _arn(request["targetCluster"]),
-        "TargetInstanceGroupName": request["targetGroup"],
-        "NodeIds": list(request["nodeIds"]),
-        "ClientToken": doc.operationId[:64],
-    }
+    asked = moves.NodeMove(
+        source_cluster_arn=_arn(doc.target),
+        source_group=request["sourceGroup"],
+        target_cluster_arn=_arn(request["targetCluster"]),
+        target_group=request["targetGroup"],
+        node_ids=tuple(request["nodeIds"]),
+        client_token=doc.operationId[:64],
+    )
     drainer = wiring.kube_drain()
     try:
-        answer = wiring.sagemaker().move_nodes(params)
+        answer = wiring.sagemaker().move_nodes(asked)
     except PermanentError:
         for name in cordoned:  # nothing moved: the nodes take work again
             drainer.uncordon(doc.target, name)
         raise
-    accepted, refused = list(answer.get("Successful") or []), list(answer.get("Failed") or [])
-    refused_ids = [str(f.get("NodeId")) for f in refused]
-    for name in _node_names(doc.target, refused_ids):
+    accepted, refused = list(answer.accepted), [r.recorded() for r in answer.refused]
+    for name in _node_names(doc.target, [r.node_id for r in answer.refused]):
         drainer.uncordon(doc.target, name)
     if not accepted:
         raise PermanentError(f"AWS moved none of the nodes: {moves.refused_line(refused)}.")
     note = f"; refused: {moves.refused_line(refused)}" if refused else ""
     return PhaseResult(
-        outputs=MoveOutput(accepted=accepted, refused=[{k: str(v) for k, v in f.items()} for f in refused]),
+        outputs=MoveOutput(accepted=accepted, refused=refused),
         wait=moves.POLL_SECONDS,
         message=f"HyperPod accepted the move of {len(accepted)} node(s){note}.",
     )
