@@ -99,10 +99,9 @@ def active(name: str, ports: InferencePorts) -> None:
     require_active(name, "endpoints need", eks_clusters=ports.eks)
 
 
-def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
+def _groups(cluster: HyperPodCluster | None) -> dict[str, tuple[str, ...]]:
     """Each group's instance types: its one type, or a flexible group's list (DescribeCluster's
     ``InstanceRequirements.CurrentInstanceTypes``; such a group may report no ``InstanceType``)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name))
     groups = cluster.instance_groups if cluster is not None else ()
     return {g.name: g.current_instance_types or ((g.instance_type,) if g.instance_type else ()) for g in groups}
 
@@ -112,17 +111,13 @@ def _karpenter(cluster: HyperPodCluster | None) -> bool:
     return cluster is not None and cluster.autoscaling is not None and cluster.autoscaling.mode == "Enable"
 
 
-def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePorts) -> None:
+def _nodes_of_type(cluster: HyperPodCluster | None, instance_type: str, nodes: int) -> None:
     """A multi-node endpoint puts one server on each of ``nodes`` nodes of the type at once: the cluster's groups
     of that type must run that many (HyperPod-managed Karpenter adds nodes up to the groups' limits instead)."""
-    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if _karpenter(cluster):
         return
-    have = sum(
-        g.current_count
-        for g in (cluster.instance_groups if cluster is not None else ())
-        if instance_type in _groups(name, ports).get(g.name, ())
-    )
+    types, groups = _groups(cluster), (cluster.instance_groups if cluster is not None else ())
+    have = sum(g.current_count for g in groups if instance_type in types.get(g.name, ()))
     if nodes > have:
         raise InvalidInput(
             f"Spreading one copy of the model over {nodes} nodes needs {nodes} {instance_type} nodes at once, and the "
@@ -388,7 +383,8 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     name = request.name
     active(name, ports)
     acc = ports.instances.of(request.instanceType)
-    endpoints.check_instance_type(request, acc, _groups(name, ports))
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name))  # one DescribeCluster for the checks
+    endpoints.check_instance_type(request, acc, _groups(cluster))
     _check_partitions(request, acc.gpus)
     _check_queue(request, ports)
     _needs_operator(request, ports)
@@ -410,7 +406,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     )
     spread = request.container.multiNode if request.container is not None else None
     if spread is not None:
-        _nodes_of_type(name, request.instanceType, spread.nodes, ports)
+        _nodes_of_type(cluster, request.instanceType, spread.nodes)
     if not plan.empty and worker is not None:
         section = request.managed or request.container
         pd = section.pd if section is not None else None
