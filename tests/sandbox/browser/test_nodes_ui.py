@@ -166,6 +166,7 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
 
     def disabled_while_asked(route: Route) -> None:
         asked.append(confirm.is_disabled())
+        shot(page, "delete-plan-pending")
         route.continue_()
 
     dry_run = re.compile(r".*/nodes/delete\?dryRun=true$")
@@ -174,6 +175,7 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     dialog.get_by_role("checkbox").check()
     expect(dialog.get_by_role("list", name="What the delete does")).to_contain_text(f"delete node {other}")
     expect(confirm).to_be_enabled()
+    shot(page, "delete-plan")
     assert asked and all(asked), f"the Delete button was enabled while its dry run was unanswered: {asked}"
     page.unroute(dry_run)
     confirm.click()
