@@ -175,3 +175,22 @@ def cluster_section(page: Page, label: str) -> Locator:
     """The link to a section of the cluster shown (its ?tab=), listed under its name in the side navigation."""
     nav = page.get_by_role("navigation", name="Side navigation")
     return nav.locator("a[href*='?tab=']").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+
+
+def pick_segment(scope: Locator | Page, text: str) -> None:
+    """Choose ``text`` on a segmented control inside ``scope`` and wait until it shows as chosen.
+
+    Cloudscape's SegmentedControl also renders a Select for narrow screens, hidden by CSS, whose trigger repeats
+    the chosen option: a role query sees only the visible segment button, where a text query sees both.
+    A click can miss while the page above the control still grows (a job's log and pods arrive as it runs):
+    Playwright aims at where the button was. So the click is made again until the segment shows as pressed.
+    """
+    segment = scope.get_by_role("button", name=text, exact=True)
+    for _ in range(4):
+        segment.click()
+        try:
+            expect(segment).to_have_attribute("aria-pressed", "true", timeout=2_000)
+            return
+        except AssertionError:
+            continue
+    expect(segment).to_have_attribute("aria-pressed", "true")

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App, as_role
+from tests.sandbox.browser.conftest import App, as_role, pick_segment
 from tests.sandbox.inference_support import NAME, container_endpoint, deploy, post, ready_cluster
 from tests.sandbox.metrics_support import observability_on
 
@@ -40,7 +40,7 @@ def test_an_endpoints_traffic_charts_show_its_requests_and_tokens(real: App, pag
             expect(charts).to_be_visible(timeout=60_000)
         finally:
             shot(page, "endpoint-opened", full_page=True)
-        charts.get_by_text("15 minutes", exact=True).click()
+        pick_segment(charts, "15 minutes")
         for title in ("Request rate", "Latency p95", "Time to first token p50", "Tokens generated per second"):
             expect(charts).to_contain_text(re.compile(rf"{title} last [\d.]+"), timeout=30_000)
         tokens = re.search(r"Tokens generated per second last [\d.]+ [^·]*· max ([\d.]+)", charts.inner_text())

@@ -12,7 +12,7 @@ import secrets
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.sandbox.browser.conftest import App, as_role, operation_succeeded
+from tests.sandbox.browser.conftest import App, as_role, operation_succeeded, pick_segment
 from tests.sandbox.browser.selects import pick
 from tests.sandbox.browser.test_web_ui import choose
 from tests.sandbox.clusters import cluster_body
@@ -123,14 +123,14 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
 ) -> None:
     page, cluster = operator_page, inference_operator
     _shows_no_endpoints(page, real, cluster)
-    page.get_by_text("Managed (inference operator)").click()
+    pick_segment(page, "Managed (inference operator)")
     page.get_by_label("Endpoint name").fill("qwen-managed")
     choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("Image").fill("lmcache/vllm-openai:v0.3.7")
     page.get_by_label("GPUs per replica").fill("1")
     choose(page, "Storage", "shared")
     page.get_by_label("Model folder").fill("models/Qwen/Qwen3-0.6B")
-    page.get_by_text("L2 tiered storage").click()
+    pick_segment(page, "L2 tiered storage")
     page.get_by_role("button", name="Intelligent routing").click()
     pick(page, page.get_by_role("option", name="kvaware"))
     page.get_by_text("Collect metrics").click()

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.browser.conftest import App, as_role, operation_succeeded
+from tests.sandbox.browser.conftest import App, as_role, operation_succeeded, pick_segment
 from tests.sandbox.jobs_support import NAME, custom_job, log_interval, ready_cluster, submit
 from tests.sandbox.metrics_support import ADDON
 
@@ -55,15 +55,15 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
             page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
             page.get_by_role("button", name="ui-gpu").click()
             charts = page.get_by_test_id("metrics-get_job_metrics")
-            charts.get_by_text("15 minutes", exact=True).click()
+            pick_segment(charts, "15 minutes")
             expect(charts).to_contain_text(re.compile(r"max 9\d\.\d %"), timeout=60_000)  # busy while it trains
             shot(page, "job-training", full_page=True)
             expect(page.get_by_test_id("job-status")).to_contain_text("Succeeded", timeout=60_000)
 
         def idle_after() -> bool:
             """The chart read again (by itself it refreshes every 30 s) shows the GPUs idle after the job."""
-            charts.get_by_text("1 hour", exact=True).click()
-            charts.get_by_text("15 minutes", exact=True).click()
+            pick_segment(charts, "1 hour")
+            pick_segment(charts, "15 minutes")
             return re.search(r"GPU utilisation last 0 %", charts.inner_text()) is not None
 
         wait_until(idle_after, timeout=30, interval=1, reason="the job's GPUs idle on the chart")
@@ -76,7 +76,7 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
             (the panel reads once per visit; on a loaded machine the first visit can come before that)."""
             page.goto(f"{real.url}/clusters/{NAME}")
             expect(page.get_by_role("heading", name="GPU utilisation by instance group")).to_be_visible()
-            page.get_by_text("now", exact=True).click()
+            pick_segment(idle, "now")
             try:
                 expect(idle.get_by_role("row").filter(has_text="ml.p5.48xlarge").first).to_contain_text(
                     "~$", timeout=10_000
@@ -96,7 +96,7 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
         page.goto(f"{real.url}/clusters/{NAME}?tab=nodes")
         page.get_by_role("row").filter(has_text=node_id).get_by_role("checkbox").check()
         node = page.get_by_test_id("metrics-get_node_metrics")
-        node.get_by_text("15 minutes", exact=True).click()
+        pick_segment(node, "15 minutes")
 
         def power() -> tuple[float, float] | None:
             found = re.search(r"GPU power last ([\d.]+) W · max ([\d.]+) W", node.inner_text())
