@@ -143,6 +143,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         ENV_KEYS["region"]: REGION,
         ENV_KEYS["operations_table"]: table_name("operations"),
         ENV_KEYS["clusters_table"]: table_name("clusters"),
+        ENV_KEYS["runners_table"]: table_name("runners"),
         ENV_KEYS["connections_table"]: table_name("connections"),
         ENV_KEYS["idempotency_table"]: table_name("idempotency"),
         ENV_KEYS["preferences_table"]: table_name("preferences"),

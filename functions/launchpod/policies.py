@@ -162,6 +162,8 @@ TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
     "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
     "incidents": ("dynamodb:GetItem", "dynamodb:UpdateItem"),  # one item per cluster, conditional updates
+    # a phase's invocation holds it (a conditional update), reads the holder when refused, lets go (a delete)
+    "runners": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     # subscribers per cluster (conditional updates), sent notifications claimed by a conditional put, and an
     # unhealthy endpoint's claim deleted when it is Ready again (the watcher)
     "notifications": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),

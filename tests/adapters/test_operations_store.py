@@ -21,7 +21,7 @@ def _operation(name: str = "c1") -> ops.WorkflowPlan:
 
 @pytest.fixture
 def store(tables) -> DynamoOperations:
-    return DynamoOperations(tables["operations"], tables["clusters"])
+    return DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ def _all(store: DynamoOperations, limit: int, **filters) -> list:
 
 @pytest.fixture
 def store(tables) -> tuple[DynamoOperations, list]:
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+    store = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     made = []
     for i in range(10):
         op = _operation(f"c{i % 3}")
@@ -73,7 +73,9 @@ def test_clusters_list_registered_ones_by_name_a_page_at_a_time(tables):
     names = [f"cl-{i:03d}" for i in range(30)]
     for name in reversed(names):
         clusters.register(name, source="created", region="us-east-1")
-    DynamoOperations(tables["operations"], tables["clusters"]).create_holding_cluster(_operation("locked-only"), "k")
+    DynamoOperations(tables["operations"], tables["clusters"], tables["runners"]).create_holding_cluster(
+        _operation("locked-only"), "k"
+    )
     seen, cursor = [], None
     while True:
         page, cursor = clusters.page(limit=8, cursor=cursor)

@@ -39,7 +39,7 @@ def test_execution_names_map_back_to_their_operation():
 def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(lambda_context, tables, monkeypatch):
     from launchpod.runtime import wiring
 
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+    store = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     monkeypatch.setattr(wiring, "operations", lambda: store)
     plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
     op = ops.new_operation(plan, ops.Principal("a", Role.ADMIN))

@@ -59,7 +59,7 @@ def stores(tables, monkeypatch):
 
     monkeypatch.setattr(websocket, "post", lambda endpoint, connection, message: True)
     incidents = DynamoIncidents(tables["incidents"])
-    operations = DynamoOperations(tables["operations"], tables["clusters"])
+    operations = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     workflows = Workflows()
     monkeypatch.setattr(wiring, "incidents", lambda: incidents)
     monkeypatch.setattr(wiring, "operations", lambda: operations)

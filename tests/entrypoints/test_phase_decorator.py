@@ -25,7 +25,7 @@ def cluster_role(doc) -> PhaseResult:
 
 @pytest.fixture
 def store(tables, monkeypatch):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+    store = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     monkeypatch.setattr(wiring, "operations", lambda: store)
     RAN.clear()
     return store
@@ -124,3 +124,21 @@ def test_a_poll_of_an_operation_that_has_ended_is_refused(store, lambda_context)
     store.finish(operation.id, ops.OperationStatus.CANCELLED, error=None, message="Cancelled by alice")
     with pytest.raises(PermanentError, match="cancelled or has finished"):
         waiting_role(_document(operation, 1), lambda_context)
+
+
+def test_holding_a_phase_writes_nothing_on_the_operation_its_subscribers_are_pushed(store, tables, lambda_context):
+    """Every write to the operation's item is a record on the operations stream, pushed to the WebSocket
+    subscribers: a phase's hold and let-go change nothing they see, so they are kept in the runners table."""
+    import boto3
+
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
+    store.create_holding_cluster(operation, "k")
+    operations = boto3.resource("dynamodb", region_name="us-east-1").Table(tables["operations"])
+    before = operations.get_item(Key={"id": operation.id})["Item"]
+    assert store.hold_phase(operation.id, "ClusterRole", 1, ops.now() + timedelta(minutes=5)) is None
+    runners = boto3.resource("dynamodb", region_name="us-east-1").Table(tables["runners"])
+    assert runners.get_item(Key={"id": f"{operation.id}#ClusterRole"})["Item"]["attempt"] == 1
+    store.let_go(operation.id, "ClusterRole", 1)
+    assert "Item" not in runners.get_item(Key={"id": f"{operation.id}#ClusterRole"})
+    assert operations.get_item(Key={"id": operation.id})["Item"] == before

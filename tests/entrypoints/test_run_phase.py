@@ -47,7 +47,7 @@ def installed(monkeypatch) -> set[tuple[str, str, str]]:
 
 @pytest.fixture
 def api(tables, monkeypatch, installed):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+    store = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     clusters, runner = DynamoClusters(tables["clusters"]), Workflows()
     eks = Eks({"c1": {"status": "ACTIVE", "tags": {"launchpod:cluster": "c1"}}})
     monkeypatch.setattr(wiring, "operations", lambda: store)

@@ -33,7 +33,9 @@ def stores(request: pytest.FixtureRequest) -> Stores:
         operations = Operations()
         return Clusters(operations=operations), operations
     tables = request.getfixturevalue("tables")
-    return DynamoClusters(tables["clusters"]), DynamoOperations(tables["operations"], tables["clusters"])
+    return DynamoClusters(tables["clusters"]), DynamoOperations(
+        tables["operations"], tables["clusters"], tables["runners"]
+    )
 
 
 def test_a_name_nobody_registered_reads_as_none(stores: Stores) -> None:

@@ -26,7 +26,7 @@ def store(request: pytest.FixtureRequest) -> OperationLog:
     if request.param == "fake":
         return Operations()
     tables = request.getfixturevalue("tables")
-    return DynamoOperations(tables["operations"], tables["clusters"])
+    return DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
 
 
 def _operation(cluster: str = "c1", minutes_ago: int = 0) -> OperationView:

@@ -29,7 +29,7 @@ class Told:
 
 @pytest.fixture
 def store(tables, monkeypatch):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+    store = DynamoOperations(tables["operations"], tables["clusters"], tables["runners"])
     monkeypatch.setattr(wiring, "operations", lambda: store)
     return store
 

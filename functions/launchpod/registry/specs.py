@@ -40,6 +40,9 @@ class StreamSourceSpec:
     report_batch_item_failures: bool = True
 
 
+DEFAULT_TABLES = ("operations", "clusters")
+
+
 @dataclass(frozen=True)
 class FunctionSpec:
     name: str  # logical name; "launchpod-<name>" when deployed
@@ -49,7 +52,7 @@ class FunctionSpec:
     timeout: int = 60
     # IAM actions its adapters call (beyond the tables and workflows below); "*"-free by design.
     actions: tuple[str, ...] = ()
-    tables: tuple[str, ...] = ("operations", "clusters")
+    tables: tuple[str, ...] = DEFAULT_TABLES
     starts_workflows: bool = False
     kubernetes: bool = False  # needs an EKS access entry to reach cluster API servers
     placeholder: str | None = None  # ${Placeholder} it fills in state machine definitions
@@ -91,7 +94,9 @@ def phase_function(
     and answering a PhaseResult whose outputs, where later phases read them, are the phase's PhaseOutput) and
     what the function needs (actions, tables, memory, ...). The Lambda handler
     (``launchpod.entrypoints.workflows.handlers.<name with underscores>``) and the state machines'
-    ``${<Phase>Fn}`` placeholder come from it."""
+    ``${<Phase>Fn}`` placeholder come from it. Every phase holds itself in the runners table while it runs
+    (usecases/workflows/phase.py)."""
+    tables = needs.pop("tables", DEFAULT_TABLES)
     return FunctionSpec(
         name,
         f"{PHASE_HANDLERS}.{handler_attribute(name)}",
@@ -99,6 +104,7 @@ def phase_function(
         placeholder=placeholder or f"{phase}Fn",
         phase=phase,
         run=run,
+        tables=tables if "runners" in tables else (*tables, "runners"),
         **needs,
     )
 

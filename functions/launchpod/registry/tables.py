@@ -16,6 +16,9 @@ TABLES: tuple[TableSpec, ...] = (
         stream="NEW_IMAGE",  # the operations stream pushes each operation as it now is
     ),
     TableSpec("clusters", "name", indexes=(("by-name", "registry", "name"),)),  # registered clusters only
+    # which attempt's invocation runs each phase, "<operation id>#<phase>" (adapters/store/operations.py): off
+    # the operations table, whose stream would push every hold and let-go to the subscribers as no news
+    TableSpec("runners", "id", ttl_attribute="expiresAt"),
     TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
     TableSpec("idempotency", "id", ttl_attribute="expiration"),
     TableSpec("preferences", "subject"),

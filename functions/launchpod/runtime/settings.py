@@ -27,6 +27,7 @@ class Settings(BaseModel):
     region: str = "us-east-1"
     operations_table: str = "launchpod-operations"
     clusters_table: str = "launchpod-clusters"
+    runners_table: str = "launchpod-runners"
     connections_table: str = "launchpod-connections"
     idempotency_table: str = "launchpod-idempotency"
     preferences_table: str = "launchpod-preferences"
@@ -79,6 +80,7 @@ ENV_KEYS = {
     "region": "AWS_REGION",
     "operations_table": "LAUNCHPOD_OPERATIONS_TABLE",
     "clusters_table": "LAUNCHPOD_CLUSTERS_TABLE",
+    "runners_table": "LAUNCHPOD_RUNNERS_TABLE",
     "connections_table": "LAUNCHPOD_CONNECTIONS_TABLE",
     "idempotency_table": "LAUNCHPOD_IDEMPOTENCY_TABLE",
     "preferences_table": "LAUNCHPOD_PREFERENCES_TABLE",

@@ -44,7 +44,9 @@ def _once(build: Callable[[], T]) -> Callable[[], T]:
 
 
 # The adapters over what the settings name: a table, the state machines, the notifications topic.
-operations = _once(lambda: DynamoOperations(settings().operations_table, settings().clusters_table))
+operations = _once(
+    lambda: DynamoOperations(settings().operations_table, settings().clusters_table, settings().runners_table)
+)
 clusters = _once(lambda: DynamoClusters(settings().clusters_table))
 connections = _once(lambda: DynamoConnections(settings().connections_table))
 log_pumps = _once(lambda: DynamoLogPumps(settings().connections_table))

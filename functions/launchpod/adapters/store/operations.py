@@ -43,7 +43,7 @@ RELEASE_WAIT = 0.05  # seconds, growing per attempt: ~0.75 s in all for an ended
 _ENDED_VALUES = {f":end{i}": s.value for i, s in enumerate(OperationStatus) if s.terminal}
 _NOT_ENDED = f"attribute_exists(id) AND NOT #s IN ({', '.join(_ENDED_VALUES)})"  # #s names status
 # A listing reads only what its views show (and the index keys its cursor continues after): the
-# phases' outputs, the request key and each phase's runner stay in the table. ProjectionExpression
+# phases' outputs and the request key stay in the table. ProjectionExpression
 # does not lower the read's capacity units, but what DynamoDB sends and the function parses shrinks
 # ("Projection expressions", Amazon DynamoDB developer guide).
 _LISTED = {f"#p{i}": name for i, name in enumerate(sorted(_VIEW_FIELDS | {"request", FEED_ATTRIBUTE}))}
@@ -54,8 +54,9 @@ def _iso(value: datetime | None = None) -> str:
 
 
 class DynamoOperations:
-    def __init__(self, operations_table: str, clusters_table: str) -> None:
+    def __init__(self, operations_table: str, clusters_table: str, runners_table: str) -> None:
         self.table = resource("dynamodb").Table(operations_table)
+        self.runners = resource("dynamodb").Table(runners_table)
         self.ddb = client("dynamodb")
         self.operations_table = operations_table
         self.clusters_table = clusters_table
@@ -347,41 +348,52 @@ class DynamoOperations:
     # Step Functions does not stop a running Lambda function when it stops an execution
     # (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html): after a
     # cancel, the stopped attempt's invocation of a phase can still be creating what its retry would
-    # create. Each invocation holds its phase, in an attribute of its own (a retry rewrites the phases'
-    # list), from its start until it returns or its function's timeout passes.
+    # create. Each invocation holds its phase, in the runners table, from its start until it returns or its
+    # function's timeout passes. Not on the operation's item: every write there is a record on the
+    # operations stream, pushed to the operation's subscribers, and a hold changes nothing they see.
     @staticmethod
-    def _runner(phase: str) -> str:
-        return f"runner:{phase}"
+    def _runner(operation_id: str, phase: str) -> dict[str, str]:
+        return {"id": f"{operation_id}#{phase}"}
 
     def hold_phase(self, operation_id: str, phase: str, attempt: int, until: datetime) -> datetime | None:
         """Hold ``phase`` for ``attempt`` until ``until``; answer when an invocation of an earlier attempt
         holding it lets go at the latest, or None once held."""
-        key = self._runner(phase)
-        taken = self._update_if(
-            operation_id,
-            UpdateExpression="SET #r = :r",
-            ConditionExpression="attribute_not_exists(#r) OR #r.attempt >= :a OR #r.#u < :now",
-            ExpressionAttributeNames={"#r": key, "#u": "until"},
-            ExpressionAttributeValues={
-                ":r": {"attempt": attempt, "until": _iso(until)},
-                ":a": attempt,
-                ":now": _iso(),
-            },
-        )
+        key = self._runner(operation_id, phase)
+        with aws_call("dynamodb:UpdateItem"):
+            taken = conditional(
+                partial(
+                    self.runners.update_item,
+                    Key=key,
+                    UpdateExpression="SET #a = :a, #u = :u, #x = :x",
+                    ConditionExpression="attribute_not_exists(#k) OR #a >= :a OR #u < :now",
+                    ExpressionAttributeNames={"#k": "id", "#a": "attempt", "#u": "until", "#x": "expiresAt"},
+                    ExpressionAttributeValues={
+                        ":a": attempt,
+                        ":u": _iso(until),
+                        # TTL deletes a hold its invocation never let go of (a timeout), a day after
+                        ":x": int(until.timestamp()) + 86_400,
+                        ":now": _iso(),
+                    },
+                )
+            )
         if taken:
             return None
-        held = self._item(operation_id).get(key) or {}
-        return datetime.fromisoformat(held["until"]) if "until" in held else now()
+        with aws_call("dynamodb:GetItem"):
+            held = self.runners.get_item(Key=key, ConsistentRead=True).get("Item") or {}
+        return datetime.fromisoformat(str(held["until"])) if "until" in held else now()
 
     def let_go(self, operation_id: str, phase: str, attempt: int) -> None:
         """The invocation of ``attempt`` has returned (whatever the operation's status now)."""
-        self._update_if(
-            operation_id,
-            UpdateExpression="REMOVE #r",
-            ConditionExpression="#r.attempt = :a",
-            ExpressionAttributeNames={"#r": self._runner(phase)},
-            ExpressionAttributeValues={":a": attempt},
-        )
+        with aws_call("dynamodb:DeleteItem"):
+            conditional(
+                partial(
+                    self.runners.delete_item,
+                    Key=self._runner(operation_id, phase),
+                    ConditionExpression="#a = :a",
+                    ExpressionAttributeNames={"#a": "attempt"},
+                    ExpressionAttributeValues={":a": attempt},
+                )
+            )
 
     # ------------------------------------------------------------------ the end
     def finish(
