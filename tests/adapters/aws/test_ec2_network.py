@@ -130,3 +130,20 @@ def test_an_internet_gateway_attached_meanwhile_by_another_run_of_the_phase_is_u
         ec2, "AttachInternetGateway", lambda: ec2.ec2.attach_internet_gateway(InternetGatewayId=theirs, VpcId=vpc)
     )
     assert ec2.ensure_internet_gateway(vpc, TAGS) == theirs
+
+
+def test_the_teardown_deletes_every_tagged_resource_and_names_each_and_leaves_others(aws):
+    ec2 = Ec2()
+    vpc, private, public, nat = _build(ec2)
+    theirs = ec2.ec2.create_vpc(CidrBlock="10.50.0.0/16")["Vpc"]["VpcId"]
+    started, _ = ec2.delete_tagged_nat_gateways(TAGS)
+    assert started == [nat]
+    in_vpc = [{"Name": "vpc-id", "Values": [vpc]}]
+    tables = [t["RouteTableId"] for t in ec2.ec2.describe_route_tables(Filters=in_vpc)["RouteTables"] if t.get("Tags")]
+    addresses = [a["AllocationId"] for a in ec2.ec2.describe_addresses()["Addresses"]]
+    igws = [g["InternetGatewayId"] for g in ec2.ec2.describe_internet_gateways()["InternetGateways"]]
+    gone = ec2.delete_tagged_network(TAGS)
+    assert set(addresses + tables + [private, public] + igws + [vpc]) <= set(gone)
+    assert gone[-1] == vpc
+    assert [v["VpcId"] for v in ec2.ec2.describe_vpcs()["Vpcs"] if not v.get("IsDefault")] == [theirs]
+    assert ec2.ec2.describe_subnets(Filters=in_vpc)["Subnets"] == []
