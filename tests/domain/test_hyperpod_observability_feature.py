@@ -1,6 +1,6 @@
 """The HyperPod observability feature as a managed feature: the workspace, the collector's role and the add-on
-planned in that order, NOOP when installed, removal only of what Launchpod installed (the workspace kept), the
-collector's policy scoped to its workspace, and the view's workspace and Grafana link."""
+planned in that order, NOOP when installed, the collector's policy scoped to its workspace, and the view's
+workspace and Grafana link (its removal, the workspace kept: test_addon_feature_removal.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import pytest
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, hyperpod_observability, ownership
 from launchpod.domain.clusters.eks_addon import EksAddon
-from launchpod.domain.errors import Conflict
 from launchpod.domain.metrics.workspaces import GrafanaWorkspace
 from pydantic import ValidationError
+
+from tests.domain.feature_plans import plan_steps, real_state
 
 OURS = ownership.aws_tags("c1", "launchpod")
 ADDON = "amazon-sagemaker-hyperpod-observability"
@@ -18,17 +19,12 @@ WORKSPACE = "arn:aws:aps:us-east-1:123456789012:workspace/ws-0123abcd"
 GRAFANA = "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-abc123"
 
 
-def _real(addons: dict[str, EksAddon]) -> features.RealState:
-    return features.RealState(cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
-
-
 def _steps(enabled: bool, addons: dict[str, EksAddon]) -> list[tuple[str, str, str | None]]:
-    body = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": enabled})
-    return [(s.action, s.target, s.phase) for s in features.plan(body, _real(addons)).steps]
+    return plan_steps({"hyperpodObservability": {"enabled": enabled}}, addons)
 
 
 def _view(addons: dict[str, EksAddon]):
-    return next(v for v in features.views(_real(addons)) if v.name == "hyperpodObservability")
+    return next(v for v in features.views(real_state(addons)) if v.name == "hyperpodObservability")
 
 
 def test_enabling_plans_the_workspace_then_the_collectors_role_then_the_pinned_add_on():
@@ -41,20 +37,6 @@ def test_enabling_plans_the_workspace_then_the_collectors_role_then_the_pinned_a
 
 def test_enabling_an_installed_add_on_even_one_installed_elsewhere_is_an_empty_plan():
     assert _steps(True, {ADDON: EksAddon(ADDON, "ACTIVE")}) == []
-
-
-def test_disabling_removes_the_add_on_and_role_but_not_the_workspace():
-    assert _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}) == [
-        ("delete", f"EKS add-on {ADDON}", "HyperPodObservability"),
-        ("delete", "IAM role launchpod-c1-hp-observability", "HyperPodObservability"),
-    ]
-    assert _steps(False, {}) == []
-
-
-def test_disabling_an_add_on_the_console_installed_is_refused_naming_the_field():
-    with pytest.raises(Conflict, match="not installed by Launchpod") as caught:
-        _steps(False, {ADDON: EksAddon(ADDON, "ACTIVE")})
-    assert caught.value.details[0]["field"] == "body.hyperpodObservability.enabled"
 
 
 def test_grafana_is_taken_only_when_turning_it_on():
@@ -101,15 +83,13 @@ def _grafana_steps(
     body: dict, addons: dict[str, EksAddon], grafana: GrafanaWorkspace | None = None
 ) -> list[tuple[str, str]]:
     request = UpdateFeaturesInput(name="c1", hyperpodObservability=body)
-    real = features.RealState(
-        cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None, grafana=grafana
-    )
+    real = real_state(addons, grafana=grafana)
     return [(s.action, s.target) for s in features.plan(request, real).steps]
 
 
 def test_asked_to_create_grafana_the_plan_adds_its_role_and_workspace_before_the_add_on_signing_in_with_saml():
     request = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": True, "createGrafanaWorkspace": True})
-    real = features.RealState(cluster="c1", addons={}, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
+    real = real_state({})
     planned = features.plan(request, real).steps
     assert [(s.action, s.target) for s in planned] == [
         ("create", "Amazon Managed Prometheus workspace launchpod-c1-metrics"),
@@ -149,14 +129,7 @@ def test_grafana_creation_options_are_refused_where_they_cannot_apply():
 
 
 def test_the_view_shows_the_grafana_workspace_launchpod_made_and_that_its_sign_in_is_not_set_up_yet():
-    real = features.RealState(
-        cluster="c1",
-        addons={ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)},
-        hyperpod=None,
-        checkpoint_account=None,
-        checkpoint_role=None,
-        grafana=OUR_GRAFANA,
-    )
+    real = real_state({ADDON: EksAddon(ADDON, "ACTIVE", tags=OURS)}, grafana=OUR_GRAFANA)
     view = next(v for v in features.views(real) if v.name == "hyperpodObservability")
     assert ("Amazon Managed Grafana workspace", OUR_GRAFANA.arn, "ACTIVE") in {
         (o.kind, o.name, o.state) for o in view.objects

@@ -6,31 +6,22 @@ from __future__ import annotations
 
 import pytest
 from launchpod.adapters.aws.sagemaker import hyperpod_cluster_of
-from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.domain import features, ownership
 from launchpod.domain.clusters.eks_addon import EksAddon
 from launchpod.domain.errors import Conflict
+
+from tests.domain.feature_plans import plan_steps, real_state
 
 OURS = ownership.aws_tags("c1", "launchpod")
 DEPS = {n: EksAddon(n, "ACTIVE") for n in ("aws-mountpoint-s3-csi-driver", "metrics-server")}
 ADDON = "amazon-sagemaker-hyperpod-inference"
 
 
-def _real(addons: dict[str, EksAddon]) -> features.RealState:
-    return features.RealState(
-        cluster="c1",
-        addons=addons,
-        hyperpod=hyperpod_cluster_of({"ClusterStatus": "InService"}),
-        checkpoint_account=None,
-        checkpoint_role=None,
-    )
+IN_SERVICE = hyperpod_cluster_of({"ClusterStatus": "InService"})
 
 
 def _steps(body: dict, addons: dict[str, EksAddon]) -> list[tuple[str, str, str | None]]:
-    return [
-        (s.action, s.target, s.phase)
-        for s in features.plan(UpdateFeaturesInput(name="c1", **body), _real(addons)).steps
-    ]
+    return plan_steps(body, addons, hyperpod=IN_SERVICE)
 
 
 def test_enabling_installs_cert_manager_and_the_fsx_csi_driver_then_the_role_and_the_addon():
@@ -62,7 +53,7 @@ def test_installed_is_noop_and_disabling_removes_addon_and_role_only_when_ours()
 
 
 def test_the_view_shows_it_disabled_with_what_blocks_it():
-    view = next(v for v in features.views(_real({})) if v.name == "inferenceOperator")
+    view = next(v for v in features.views(real_state({}, hyperpod=IN_SERVICE)) if v.name == "inferenceOperator")
     assert not view.enabled and view.status == "DISABLED"
     assert any("metrics-server" in b for b in view.blockedBy)
     assert features.inference_enabled({ADDON: EksAddon(ADDON, "ACTIVE")}) and not features.inference_enabled({})

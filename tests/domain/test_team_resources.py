@@ -11,6 +11,7 @@ from launchpod.domain import team_resources
 from launchpod.domain.errors import InvalidInput
 from pydantic import ValidationError
 
+from tests.fakes.task_governance import queue_usage
 from tests.instance_facts import facts
 
 P5 = "ml.p5.48xlarge"  # 8 H100, 192 vCPUs, 2048 GiB
@@ -100,20 +101,8 @@ def test_the_quota_sent_to_sagemaker_has_only_the_fields_given_and_reads_back_eq
 
 
 def test_usage_reads_used_and_borrowed_per_instance_type_from_the_cluster_queue():
-    queue = {
-        "status": {
-            "flavorsUsage": [
-                {
-                    "name": "p5-flavor",
-                    "resources": [
-                        {"name": "cpu", "total": "288", "borrowed": "96"},
-                        {"name": "memory", "total": "3Ti", "borrowed": "1Ti"},
-                        {"name": "nvidia.com/gpu", "total": "12", "borrowed": "4"},
-                    ],
-                }
-            ]
-        }
-    }
+    usage = {"cpu": ("288", "96"), "memory": ("3Ti", "1Ti"), "nvidia.com/gpu": ("12", "4")}
+    queue = {"status": queue_usage("p5-flavor", usage)}
     used, borrowed = team_resources.usage(queue, {"p5-flavor": P5}, FACTS)
     assert [(u.instanceType, u.instanceCount, u.accelerators, u.vCpu, u.memoryInGiB) for u in used] == [
         (P5, 1.5, 12, 288, 3072)

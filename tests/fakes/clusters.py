@@ -5,14 +5,13 @@ Held to the adapter by tests/ports/test_cluster_registry.py."""
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Unpack
 
 from launchpod.adapters.store.clusters import cluster_record, registration
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
 from launchpod.domain import ownership
-from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
+from launchpod.domain.clusters.cluster_record import ClusterRecord, RegisteredFacts, Source
 from launchpod.domain.operations import now
 
 from tests.fakes.operations import Operations
@@ -53,30 +52,11 @@ class Clusters:
         """Every registered cluster, as the adapter pages through them."""
         yield from (r for r in map(self.get, sorted(self.records)) if r is not None)
 
-    def register(
-        self,
-        name: str,
-        *,
-        source: Source,
-        region: str,
-        eks_arn: str | None = None,
-        mlflow_tracking_server: str | None = None,
-        hyperpod_status: str | None = None,
-        hyperpod_status_at: str | None = None,
-        drift: builtins.list[str] | None = None,
-    ) -> None:
+    def register(self, name: str, *, source: Source, region: str, **facts: Unpack[RegisteredFacts]) -> None:
         """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""
         self.registered.append((name, source, region))
         first = {**SEEDED, **self.records[name]}["registeredAt"] if name in self.records else now().isoformat()
-        sets = registration(
-            source,
-            region,
-            eks_arn=eks_arn,
-            mlflow_tracking_server=mlflow_tracking_server,
-            hyperpod_status=hyperpod_status,
-            hyperpod_status_at=hyperpod_status_at,
-            drift=drift,
-        )
+        sets = registration(source, region, **facts)
         self.records[name] = {**self.records.get(name, {}), **sets, "registeredAt": first}
 
     def record_requested(self, name: str, fact: str) -> bool:

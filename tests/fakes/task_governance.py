@@ -10,6 +10,13 @@ from typing import Any
 from launchpod.domain.errors import Conflict
 
 
+def queue_usage(flavor: str, resources: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """A Kueue ClusterQueue's ``status`` as Kueue reports what its admitted workloads hold of one ResourceFlavor:
+    resource name -> (total, borrowed), in Kubernetes quantities (domain.team_resources.usage reads it)."""
+    used = [{"name": name, "total": total, "borrowed": borrowed} for name, (total, borrowed) in resources.items()]
+    return {"flavorsUsage": [{"name": flavor, "resources": used}]}
+
+
 class TaskGovernance:
     """The cluster scheduler config and the compute quotas of a cluster as SageMaker describes them, with every
     write recorded in ``calls``. As SageMaker: one config per cluster and one quota per team (a second is a

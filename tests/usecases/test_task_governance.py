@@ -18,7 +18,7 @@ from tests.fakes.eks import Eks
 from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
 from tests.fakes.sagemaker import SageMaker
-from tests.fakes.task_governance import TaskGovernance
+from tests.fakes.task_governance import TaskGovernance, queue_usage
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
 DESCRIBED = {
@@ -161,17 +161,7 @@ def test_a_team_shows_what_it_is_guaranteed_uses_and_borrows_from_its_cluster_qu
         "apiVersion": tg.KUEUE_API,
         "kind": "ClusterQueue",
         "metadata": {"name": tg.cluster_queue("research")},
-        "status": {
-            "flavorsUsage": [
-                {
-                    "name": "p5",
-                    "resources": [
-                        {"name": "nvidia.com/gpu", "total": "6", "borrowed": "2"},
-                        {"name": "cpu", "total": "144", "borrowed": "48"},
-                    ],
-                }
-            ]
-        },
+        "status": queue_usage("p5", {"nvidia.com/gpu": ("6", "2"), "cpu": ("144", "48")}),
     }
     flavor = {
         "apiVersion": tg.KUEUE_API,

@@ -130,3 +130,22 @@ def test_an_internet_gateway_attached_meanwhile_by_another_run_of_the_phase_is_u
         ec2, "AttachInternetGateway", lambda: ec2.ec2.attach_internet_gateway(InternetGatewayId=theirs, VpcId=vpc)
     )
     assert ec2.ensure_internet_gateway(vpc, TAGS) == theirs
+
+
+def test_the_teardown_deletes_every_tagged_resource_and_names_each_and_leaves_others(aws):
+    """No NAT gateway here: its deletion takes minutes (delete_tagged_nat_gateways, before this teardown)."""
+    ec2 = Ec2()
+    vpc = ec2.ensure_vpc("10.192.0.0/16", TAGS)
+    private = ec2.ensure_subnet(vpc, "10.192.0.0/20", "us-east-1a", TAGS)
+    public = ec2.ensure_subnet(vpc, "10.192.32.0/24", "us-east-1a", TAGS)
+    igw = ec2.ensure_internet_gateway(vpc, TAGS)
+    table = ec2.ensure_route_table(vpc, {**TAGS, "Name": "public"}, [public], gateway_id=igw)
+    group = ec2.ensure_efa_security_group(vpc, "launchpod-c1-efa", TAGS)
+    spec = [{"ResourceType": "elastic-ip", "Tags": [{"Key": k, "Value": v} for k, v in TAGS.items()]}]
+    address = ec2.ec2.allocate_address(Domain="vpc", TagSpecifications=spec)["AllocationId"]
+    theirs = ec2.ec2.create_vpc(CidrBlock="10.50.0.0/16")["Vpc"]["VpcId"]
+    gone = ec2.delete_tagged_network(TAGS)
+    assert set(gone) == {address, group, table, private, public, igw, vpc} and len(gone) == 7
+    assert gone[0] == address and gone[-1] == vpc  # the VPC last: it goes only once nothing is left in it
+    assert [v["VpcId"] for v in ec2.ec2.describe_vpcs()["Vpcs"] if not v.get("IsDefault")] == [theirs]
+    assert ec2.ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [vpc]}])["Subnets"] == []

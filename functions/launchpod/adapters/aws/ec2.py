@@ -6,6 +6,7 @@ re-run phase finds the work already done instead of doing it twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -355,48 +356,85 @@ class Ec2:
     def delete_tagged_network(self, tags: dict[str, str]) -> list[str]:
         """Delete, in dependency order, every network resource but NAT gateways carrying ``tags``
         (delete those first, with ``delete_tagged_nat_gateways``, until none is pending)."""
-        gone: list[str] = []
-        filters = _filters(tags)
-        with aws_call("ec2:ReleaseAddress"):
-            for address in self.ec2.describe_addresses(Filters=filters)["Addresses"]:
-                if address.get("AssociationId"):
-                    self.ec2.disassociate_address(AssociationId=address["AssociationId"])
-                self.ec2.release_address(AllocationId=address["AllocationId"])
-                gone.append(address["AllocationId"])
-        with aws_call("ec2:DeleteSecurityGroup"):
-            for group in self.ec2.describe_security_groups(Filters=filters)["SecurityGroups"]:
-                self.ec2.delete_security_group(GroupId=group["GroupId"])
-                gone.append(group["GroupId"])
-        with aws_call("ec2:DeleteRouteTable"):
-            for table in self.ec2.describe_route_tables(Filters=filters)["RouteTables"]:
-                for association in table.get("Associations", []):
-                    if not association.get("Main"):
-                        self.ec2.disassociate_route_table(AssociationId=association["RouteTableAssociationId"])
-                self.ec2.delete_route_table(RouteTableId=table["RouteTableId"])
-                gone.append(table["RouteTableId"])
-        with aws_call("ec2:DeleteSubnet"):
-            for subnet in self.ec2.describe_subnets(Filters=filters)["Subnets"]:
-                self.ec2.delete_subnet(SubnetId=subnet["SubnetId"])
-                gone.append(subnet["SubnetId"])
-        with aws_call("ec2:DeleteInternetGateway"):
-            for igw in self.ec2.describe_internet_gateways(Filters=filters)["InternetGateways"]:
-                for attachment in igw.get("Attachments", []):
-                    self.ec2.detach_internet_gateway(
-                        InternetGatewayId=igw["InternetGatewayId"], VpcId=attachment["VpcId"]
-                    )
-                self.ec2.delete_internet_gateway(InternetGatewayId=igw["InternetGatewayId"])
-                gone.append(igw["InternetGatewayId"])
-        with aws_call("ec2:DeleteVpc"):
-            for vpc in self.ec2.describe_vpcs(Filters=filters)["Vpcs"]:
-                self.ec2.delete_vpc(VpcId=vpc["VpcId"])
-                gone.append(vpc["VpcId"])
-        return gone
+        ec2, filters = self.ec2, _filters(tags)
+        return [
+            *_delete_each(
+                "ec2:ReleaseAddress",
+                ec2.describe_addresses,
+                "Addresses",
+                "AllocationId",
+                ec2.release_address,
+                filters,
+                before=self._disassociate_address,
+            ),
+            *_delete_each(
+                "ec2:DeleteSecurityGroup",
+                ec2.describe_security_groups,
+                "SecurityGroups",
+                "GroupId",
+                ec2.delete_security_group,
+                filters,
+            ),
+            *_delete_each(
+                "ec2:DeleteRouteTable",
+                ec2.describe_route_tables,
+                "RouteTables",
+                "RouteTableId",
+                ec2.delete_route_table,
+                filters,
+                before=self._disassociate_route_table,
+            ),
+            *_delete_each("ec2:DeleteSubnet", ec2.describe_subnets, "Subnets", "SubnetId", ec2.delete_subnet, filters),
+            *_delete_each(
+                "ec2:DeleteInternetGateway",
+                ec2.describe_internet_gateways,
+                "InternetGateways",
+                "InternetGatewayId",
+                ec2.delete_internet_gateway,
+                filters,
+                before=self._detach_internet_gateway,
+            ),
+            *_delete_each("ec2:DeleteVpc", ec2.describe_vpcs, "Vpcs", "VpcId", ec2.delete_vpc, filters),
+        ]
+
+    def _disassociate_address(self, address: dict[str, Any]) -> None:
+        if address.get("AssociationId"):
+            self.ec2.disassociate_address(AssociationId=address["AssociationId"])
+
+    def _disassociate_route_table(self, table: dict[str, Any]) -> None:
+        for association in table.get("Associations", []):
+            if not association.get("Main"):
+                self.ec2.disassociate_route_table(AssociationId=association["RouteTableAssociationId"])
+
+    def _detach_internet_gateway(self, igw: dict[str, Any]) -> None:
+        for attachment in igw.get("Attachments", []):
+            self.ec2.detach_internet_gateway(InternetGatewayId=igw["InternetGatewayId"], VpcId=attachment["VpcId"])
 
     # ------------------------------------------------------------------ instance groups' dedicated subnets
     def delete_subnet(self, subnet_id: str) -> None:
         """Delete one subnet; already gone counts as deleted. DependencyViolation (ENIs still leaving) is retried."""
         with aws_call("ec2:DeleteSubnet"), ignoring("InvalidSubnetID.NotFound"):
             self.ec2.delete_subnet(SubnetId=subnet_id)
+
+
+def _delete_each(
+    action: str,
+    describe: Callable[..., dict[str, Any]],
+    listed: str,
+    key: str,
+    delete: Callable[..., Any],
+    filters: list[dict[str, Any]],
+    before: Callable[[dict[str, Any]], None] = lambda found: None,
+) -> list[str]:
+    """Delete every resource ``describe`` finds by ``filters`` (its answer's ``listed`` list), each by its id
+    ``key`` (the delete call's parameter too), after ``before`` has let go of what holds it: their ids."""
+    gone: list[str] = []
+    with aws_call(action):
+        for found in describe(Filters=filters)[listed]:
+            before(found)
+            delete(**{key: found[key]})
+            gone.append(found[key])
+    return gone
 
 
 def _lost_race(exc: LaunchpodError, code: str) -> bool:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Iterator, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from boto3.dynamodb.conditions import Key
 from botocore.exceptions import ClientError
@@ -20,7 +19,7 @@ from launchpod.adapters.store.dynamo import (
     query_page,
 )
 from launchpod.domain import mlflow, ownership
-from launchpod.domain.clusters.cluster_record import ClusterRecord, Source
+from launchpod.domain.clusters.cluster_record import ClusterRecord, RegisteredFacts, Source
 from launchpod.domain.operations import now
 
 # Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
@@ -45,26 +44,17 @@ def cluster_record(item: Mapping[str, Any]) -> ClusterRecord:
     )
 
 
-def registration(
-    source: Source,
-    region: str,
-    *,
-    eks_arn: str | None = None,
-    mlflow_tracking_server: str | None = None,
-    hyperpod_status: str | None = None,
-    hyperpod_status_at: str | None = None,
-    drift: list[str] | None = None,
-) -> dict[str, Any]:
+def registration(source: Source, region: str, **facts: Unpack[RegisteredFacts]) -> dict[str, Any]:
     """The attributes a registration sets: its source and Region, the by-name index's marker and each fact given
     (one left None stays as the item has it)."""
-    facts = {
-        "eksArn": eks_arn,
-        mlflow.RECORD_ATTRIBUTE: mlflow_tracking_server,
-        "hyperpodStatus": hyperpod_status,
-        "hyperpodStatusAt": hyperpod_status_at,
-        "drift": drift,
+    attributes = {
+        "eksArn": facts.get("eks_arn"),
+        mlflow.RECORD_ATTRIBUTE: facts.get("mlflow_tracking_server"),
+        "hyperpodStatus": facts.get("hyperpod_status"),
+        "hyperpodStatusAt": facts.get("hyperpod_status_at"),
+        "drift": facts.get("drift"),
     }
-    given = {k: v for k, v in facts.items() if v is not None}
+    given = {k: v for k, v in attributes.items() if v is not None}
     return {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **given}
 
 
@@ -95,30 +85,10 @@ class DynamoClusters:
             if cursor is None:
                 return
 
-    def register(
-        self,
-        name: str,
-        *,
-        source: Source,
-        region: str,
-        eks_arn: str | None = None,
-        mlflow_tracking_server: str | None = None,
-        hyperpod_status: str | None = None,
-        hyperpod_status_at: str | None = None,
-        drift: builtins.list[str] | None = None,
-    ) -> None:
+    def register(self, name: str, *, source: Source, region: str, **facts: Unpack[RegisteredFacts]) -> None:
         """Record a cluster (idempotent), with the facts given (``registration``); keeps the first registration
-        time: an imported cluster's EKS ARN, the MLflow tracking server its jobs log to, the last HyperPod status
-        an event told and the add-ons the drift check found drifted."""
-        sets = registration(
-            source,
-            region,
-            eks_arn=eks_arn,
-            mlflow_tracking_server=mlflow_tracking_server,
-            hyperpod_status=hyperpod_status,
-            hyperpod_status_at=hyperpod_status_at,
-            drift=drift,
-        )
+        time."""
+        sets = registration(source, region, **facts)
         names = {f"#k{i}": k for i, k in enumerate(sets)}
         values = {f":v{i}": v for i, v in enumerate(sets.values())}
         expression = "SET registeredAt = if_not_exists(registeredAt, :now), " + ", ".join(

@@ -10,9 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypedDict
 
 Source = Literal["created", "imported"]  # Launchpod created the cluster, or an existing EKS cluster was imported
+
+
+class RegisteredFacts(TypedDict, total=False):
+    """What a registration may record beside its source and Region (the registry's ``register``): an imported
+    cluster's EKS ARN, the MLflow tracking server its jobs log to, the last HyperPod status an event told (and
+    when) and the add-ons the drift check found drifted. A fact left out, or None, stays as recorded."""
+
+    eks_arn: str | None
+    mlflow_tracking_server: str | None
+    hyperpod_status: str | None
+    hyperpod_status_at: str | None
+    drift: list[str] | None
 
 
 @dataclass(frozen=True)
