@@ -206,6 +206,28 @@ def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
     return respond
 
 
+def _newest_page(
+    self: SageMakerResponse, items: list[T], time_of: Callable[[T], datetime], window: str, **equal: Any
+) -> tuple[list[T], str | None]:
+    """One page of a cluster's events or operations: those whose attributes equal the request's filters
+    (``equal``: attribute -> value; an absent one filters nothing), within ``<window>After``..``<window>Before``,
+    newest first unless SortOrder is Ascending."""
+    for attribute, wanted in equal.items():
+        if wanted:
+            items = [i for i in items if getattr(i, attribute) == wanted]
+    items = between(items, time_of, self._get_param(f"{window}After"), self._get_param(f"{window}Before"))
+    items.sort(key=time_of, reverse=self._get_param("SortOrder") != "Ascending")
+    return paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+
+
+def _one_of(cluster: HyperPodCluster, items: list[T], attribute: str, wanted: Any, what: str) -> T:
+    """The cluster's event or operation whose ``attribute`` is ``wanted``; ResourceNotFound otherwise."""
+    found = next((i for i in items if getattr(i, attribute) == wanted), None)
+    if found is None:
+        raise ResourceNotFound(message=f"{what} {wanted} not found in cluster {cluster.cluster_name}.")
+    return found
+
+
 def _keeps_events(cluster: HyperPodCluster) -> None:
     """HyperPod keeps cluster events only for clusters with continuous provisioning: ListClusterEvents and
     DescribeClusterEvent are "only supported when the NodeProvisioningMode is set to Continuous" (API reference;
@@ -222,19 +244,15 @@ def _r_list_cluster_events(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = find_cluster(backend, self._get_param("ClusterName"))
         _keeps_events(cluster)
-        events = list(cluster.events)
-        group, node_id = self._get_param("InstanceGroupName"), self._get_param("NodeId")
-        resource_type = self._get_param("ResourceType")
-        after, before = self._get_param("EventTimeAfter"), self._get_param("EventTimeBefore")
-        if group:
-            events = [e for e in events if e.group == group]
-        if node_id:
-            events = [e for e in events if e.instance_id == node_id]
-        if resource_type:
-            events = [e for e in events if e.resource_type == resource_type]
-        events = between(events, lambda e: e.time, after, before)
-        events.sort(key=lambda e: e.time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = paginate(events, self._get_param("MaxResults"), self._get_param("NextToken"))
+        page, token = _newest_page(
+            self,
+            list(cluster.events),
+            lambda e: e.time,
+            "EventTime",
+            group=self._get_param("InstanceGroupName"),
+            instance_id=self._get_param("NodeId"),
+            resource_type=self._get_param("ResourceType"),
+        )
         result = {"Events": [event_summary(cluster, e) for e in page], "NextToken": token}
         return drop_empty(result), eks_of(cluster)
 
@@ -245,10 +263,7 @@ def _r_describe_cluster_event(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = find_cluster(backend, self._get_param("ClusterName"))
         _keeps_events(cluster)
-        event_id = self._get_param("EventId")
-        event = next((e for e in cluster.events if e.event_id == event_id), None)
-        if event is None:
-            raise ResourceNotFound(message=f"Event {event_id} not found in cluster {cluster.cluster_name}.")
+        event = _one_of(cluster, cluster.events, "event_id", self._get_param("EventId"), "Event")
         details = event_summary(cluster, event)
         if event.metadata:
             details["EventDetails"] = {"EventMetadata": event.metadata}
@@ -295,16 +310,14 @@ def _operation_described(cluster: HyperPodCluster, operation: Operation) -> dict
 def _r_list_cluster_operations(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = find_cluster(backend, self._get_param("ClusterName"))
-        found = list(cluster.operations)
-        status, kind = self._get_param("Status"), self._get_param("Type")
-        after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
-        if status:
-            found = [o for o in found if o.status == status]
-        if kind:
-            found = [o for o in found if o.type == kind]
-        found = between(found, lambda o: o.creation_time, after, before)
-        found.sort(key=lambda o: o.creation_time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
+        page, token = _newest_page(
+            self,
+            list(cluster.operations),
+            lambda o: o.creation_time,
+            "CreationTime",
+            status=self._get_param("Status"),
+            type=self._get_param("Type"),
+        )
         result = {"ClusterOperationSummaries": [_operation_summary(cluster, o) for o in page], "NextToken": token}
         return drop_empty(result), eks_of(cluster)
 
@@ -314,10 +327,7 @@ def _r_list_cluster_operations(self: SageMakerResponse) -> ActionResult:
 def _r_describe_cluster_operation(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = find_cluster(backend, self._get_param("ClusterName"))
-        wanted = self._get_param("OperationId")
-        operation = next((o for o in cluster.operations if o.operation_id == wanted), None)
-        if operation is None:
-            raise ResourceNotFound(message=f"Operation {wanted} not found in cluster {cluster.cluster_name}.")
+        operation = _one_of(cluster, cluster.operations, "operation_id", self._get_param("OperationId"), "Operation")
         return _operation_described(cluster, operation), eks_of(cluster)
 
     return run_response(self, work)
