@@ -46,7 +46,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from sandbox.controllers import keda, model_jobs
 from sandbox.controllers.common import crd, install_crd, timestamp
@@ -332,8 +332,18 @@ def _nlb_name(service: dict[str, Any]) -> str:
     return f"k8s-{meta['namespace'][:8]}-{meta['name'][:8]}-{digest}"
 
 
-def _ec2_of(cluster: str, region: str) -> tuple[Any, Any] | None:
-    """The EKS cluster (moto) and the EC2 backend of its account and region."""
+class _Nlb(NamedTuple):
+    """Where a Service's NLB lives: the EKS cluster (moto), the EC2 backend of its account and region, the
+    NLB's name and the interfaces ELB made for it (they carry the name in their description)."""
+
+    cluster: Any
+    ec2: Any
+    name: str
+    interfaces: list[Any]
+
+
+def _nlb_of(cluster: str, region: str, service: dict[str, Any]) -> _Nlb | None:
+    """The Service's NLB footprint; None once the EKS cluster is gone."""
     from moto.ec2.models import ec2_backends
 
     from sandbox.aws.eks import find_cluster
@@ -341,18 +351,18 @@ def _ec2_of(cluster: str, region: str) -> tuple[Any, Any] | None:
     found = find_cluster(cluster)
     if found is None:
         return None
-    return found, ec2_backends[found.arn.split(":")[4]][region]
+    ec2 = ec2_backends[found.arn.split(":")[4]][region]
+    name = _nlb_name(service)
+    interfaces = [e for e in list(ec2.enis.values()) if name in (getattr(e, "description", "") or "")]
+    return _Nlb(found, ec2, name, interfaces)
 
 
 def _provision_nlb(cluster: str, region: str, service: dict[str, Any]) -> None:
     """The NLB's footprint in the VPC: a frontend security group and one interface per zone."""
-    located = _ec2_of(cluster, region)
-    if located is None:
+    nlb = _nlb_of(cluster, region, service)
+    if nlb is None or nlb.interfaces:
         return
-    found, ec2 = located
-    name = _nlb_name(service)
-    if any(name in (getattr(e, "description", "") or "") for e in list(ec2.enis.values())):
-        return
+    found, ec2, name = nlb.cluster, nlb.ec2, nlb.name
     ids = list((found.resources_vpc_config or {}).get("subnetIds") or [])
     own = [ec2.get_subnet(i) for i in ids]
     vpc = own[0].vpc_id if own else None
@@ -377,14 +387,12 @@ def _provision_nlb(cluster: str, region: str, service: dict[str, Any]) -> None:
 
 def _release_nlb(cluster: str, region: str, service: dict[str, Any]) -> None:
     """DeleteLoadBalancer: ELB releases the interfaces; the controller deletes its security group."""
-    located = _ec2_of(cluster, region)
-    if located is None:
+    nlb = _nlb_of(cluster, region, service)
+    if nlb is None:
         return
-    _, ec2 = located
-    name = _nlb_name(service)
-    for eni in list(ec2.enis.values()):
-        if name in (getattr(eni, "description", "") or ""):
-            ec2.enis.pop(eni.id, None)
+    ec2, name = nlb.ec2, nlb.name
+    for eni in nlb.interfaces:
+        ec2.enis.pop(eni.id, None)
     for group in list(ec2.describe_security_groups()):
         if group.name == name:
             ec2.delete_security_group(group_id=group.id)

@@ -47,3 +47,16 @@ def their_eks_cluster(sandbox: Any, name: str, mode: str = "API_AND_CONFIG_MAP",
         accessConfig={"authenticationMode": mode},
     )
     wait_until(lambda: eks.describe_cluster(name=name)["cluster"]["status"] == "ACTIVE", reason=f"{name} ACTIVE")
+
+
+VIEW_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy"
+
+
+def grant_view(sandbox: Any, cluster: str, principal_arn: str) -> None:
+    """An access entry for ``principal_arn`` on the EKS cluster, with AmazonEKSViewPolicy across the cluster:
+    it reads the cluster's objects and writes none."""
+    eks = sandbox.aws("eks")
+    eks.create_access_entry(clusterName=cluster, principalArn=principal_arn)
+    eks.associate_access_policy(
+        clusterName=cluster, principalArn=principal_arn, policyArn=VIEW_POLICY, accessScope={"type": "cluster"}
+    )

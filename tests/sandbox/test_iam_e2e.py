@@ -34,9 +34,18 @@ def _clear(sandbox) -> None:
         assert c.post("/api/sandbox/faults", json={"clear": True}).json()["removedGrants"] == []
 
 
-def _failed(done: dict) -> dict:
+def _failed_in(done: dict, phase_name: str) -> dict:
+    """The operation failed, in the phase ``phase_name``, which it returns."""
     assert done["status"] == "FAILED", done
-    return next(p for p in done["phases"] if p["status"] == "FAILED")
+    phase = next(p for p in done["phases"] if p["status"] == "FAILED")
+    assert phase["name"] == phase_name
+    return phase
+
+
+def _cleared_and_finished(sandbox, operation_id: str) -> None:
+    """Once the fault is cleared, retrying the operation finishes it."""
+    _clear(sandbox)
+    assert _retry(sandbox, operation_id)["status"] == "SUCCEEDED"
 
 
 def _retry(sandbox, operation_id: str) -> dict:
@@ -74,8 +83,8 @@ def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny)
     deny("ccp-access-entry", "eks:TagResource")
     with sandbox.client() as c:
         op = c.post("/api/clusters/import", json={"name": "iam-tags"}).json()["operation"]["id"]
-    phase = _failed(sandbox.wait_operation(op))
-    assert phase["name"] == "AccessEntry" and phase["error"] == "AccessDeniedException"
+    phase = _failed_in(sandbox.wait_operation(op), "AccessEntry")
+    assert phase["error"] == "AccessDeniedException"
     assert phase["message"].startswith("launchpod-ccp-access-entry may not eks:TagResource on arn:aws:eks:")
     assert "grant it in the function's policy" in phase["message"]
     denial = _last_denial(sandbox)
@@ -84,8 +93,7 @@ def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny)
         "eks:TagResource",
         "tag-on-create",
     )
-    _clear(sandbox)
-    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op)
 
 
 def test_eks_creates_its_service_linked_role_with_the_callers_permissions(sandbox, deny):
@@ -95,13 +103,11 @@ def test_eks_creates_its_service_linked_role_with_the_callers_permissions(sandbo
     deny("ccp-create-cluster", "iam:CreateServiceLinkedRole")
     with sandbox.client() as c:
         op = c.post("/api/clusters", json={"name": "iam-slr", "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    phase = _failed(sandbox.wait_operation(op.json()["operation"]["id"]))
-    assert phase["name"] == "CreateCluster"
+    phase = _failed_in(sandbox.wait_operation(op.json()["operation"]["id"]), "CreateCluster")
     assert (
         "may not iam:CreateServiceLinkedRole on arn:aws:iam::123456789012:role/aws-service-role/eks" in phase["message"]
     )
-    _clear(sandbox)
-    assert _retry(sandbox, op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op.json()["operation"]["id"])
     assert iam.get_role(RoleName="AWSServiceRoleForAmazonEKS")["Role"]["Path"] == "/aws-service-role/eks.amazonaws.com/"
 
 
@@ -115,15 +121,13 @@ def test_a_pod_identity_role_is_passed_to_pods_eks(sandbox, control_plane, deny)
     deny("rd-addons", "iam:PassRole")
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{control_plane}/dependencies", json={}).json()["operation"]["id"]
-    phase = _failed(sandbox.wait_operation(op))
-    assert phase["name"] == "Addons"
+    phase = _failed_in(sandbox.wait_operation(op), "Addons")
     assert (
         "launchpod-rd-addons may not iam:PassRole on arn:aws:iam::123456789012:role/launchpod-iam-deps-"
         in phase["message"]
     )
     assert _last_denial(sandbox)["reason"] == "PassRole to pods.eks.amazonaws.com"
-    _clear(sandbox)
-    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op)
 
 
 def test_hyperpod_makes_access_entries_with_the_callers_permissions(sandbox, control_plane, deny):
@@ -132,32 +136,27 @@ def test_hyperpod_makes_access_entries_with_the_callers_permissions(sandbox, con
     body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]
-    phase = _failed(sandbox.wait_operation(op))
-    assert phase["name"] == "CreateHyperPod"
+    phase = _failed_in(sandbox.wait_operation(op), "CreateHyperPod")
     # CreateAccessEntry acts on the cluster (Service Authorization Reference, Amazon EKS)
     assert "may not eks:CreateAccessEntry on arn:aws:eks:us-east-1:123456789012:cluster/iam-deps" in phase["message"]
     assert _last_denial(sandbox)["reason"] == "on behalf of HyperPod"
-    _clear(sandbox)
-    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op)
 
 
 def test_delete_removes_hyperpods_access_entries_and_finds_roles_with_list_roles_on_star(sandbox, control_plane, deny):
     deny("dc-delete-hyperpod", "eks:DeleteAccessEntry")
     with sandbox.client() as c:
         op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
-    phase = _failed(sandbox.wait_operation(op, timeout=120))
-    assert phase["name"] == "DeleteHyperPod"
+    phase = _failed_in(sandbox.wait_operation(op, timeout=120), "DeleteHyperPod")
     assert (
         "may not eks:DeleteAccessEntry on arn:aws:eks:us-east-1:123456789012:access-entry/iam-deps/" in phase["message"]
     )
     assert _last_denial(sandbox)["reason"] == "on behalf of HyperPod"
     _clear(sandbox)
     deny("dc-delete-identity", "iam:ListRoles")
-    phase = _failed(_retry(sandbox, op))
-    assert phase["name"] == "DeleteIdentity"
+    phase = _failed_in(_retry(sandbox, op), "DeleteIdentity")
     assert "may not iam:ListRoles on *" in phase["message"]
-    _clear(sandbox)
-    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op)
     assert [r for r in sandbox.role_names() if "iam-deps" in r] == []
 
 
@@ -220,8 +219,6 @@ def test_a_failed_hyperpod_cluster_is_deleted_before_it_is_created_again(sandbox
         op = c.post("/api/clusters/iam-hp/hyperpod", json=body).json()["operation"]["id"]
     assert sandbox.wait_operation(op)["status"] == "FAILED"
     deny("chp-create-hyperpod", "sagemaker:DeleteCluster")
-    phase = _failed(_retry(sandbox, op))
-    assert phase["name"] == "CreateHyperPod"
+    phase = _failed_in(_retry(sandbox, op), "CreateHyperPod")
     assert "launchpod-chp-create-hyperpod may not sagemaker:DeleteCluster on arn:aws:sagemaker:" in phase["message"]
-    _clear(sandbox)
-    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    _cleared_and_finished(sandbox, op)

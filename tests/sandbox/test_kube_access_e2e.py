@@ -9,7 +9,7 @@ import pytest
 from kubernetes import client as k8s
 
 from sandbox.kube import mint_token
-from tests.sandbox.clusters import their_eks_cluster
+from tests.sandbox.clusters import grant_view, their_eks_cluster
 
 pytestmark = pytest.mark.e2e
 
@@ -37,14 +37,8 @@ def test_only_principals_with_an_access_entry_reach_the_api(sandbox):
     their_eks_cluster(sandbox, "guarded", "API")
     eks = sandbox.aws("eks")
     stranger, viewer, bare = _role(sandbox, "stranger"), _role(sandbox, "viewer"), _role(sandbox, "bare")
-    for arn in (viewer, bare):
-        eks.create_access_entry(clusterName="guarded", principalArn=arn)
-    eks.associate_access_policy(
-        clusterName="guarded",
-        principalArn=viewer,
-        policyArn="arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy",
-        accessScope={"type": "cluster"},
-    )
+    grant_view(sandbox, "guarded", viewer)
+    eks.create_access_entry(clusterName="guarded", principalArn=bare)
     cm = k8s.V1ConfigMap(metadata=k8s.V1ObjectMeta(name="x"), data={"a": "b"})
 
     # No access entry: EKS cannot map the principal, kubectl says "You must be logged in" (401).

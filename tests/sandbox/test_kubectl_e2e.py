@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.sandbox.clusters import their_eks_cluster
+from tests.sandbox.clusters import grant_view, their_eks_cluster
 from tests.sandbox.conftest import KUBE_ROLE_ARN
 
 pytestmark = pytest.mark.e2e
@@ -21,14 +21,7 @@ pytestmark = pytest.mark.e2e
 
 def test_kubectl_reaches_a_cluster_through_the_kubeconfig_launchpod_writes(sandbox, tmp_path: Path):
     their_eks_cluster(sandbox, "kubectl-e2e", "API")
-    eks = sandbox.aws("eks")
-    eks.create_access_entry(clusterName="kubectl-e2e", principalArn=KUBE_ROLE_ARN)
-    eks.associate_access_policy(
-        clusterName="kubectl-e2e",
-        principalArn=KUBE_ROLE_ARN,
-        policyArn="arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy",
-        accessScope={"type": "cluster"},
-    )
+    grant_view(sandbox, "kubectl-e2e", KUBE_ROLE_ARN)
     config = tmp_path / "kubeconfig"
     bin_dir = Path(sys.executable).parent
     env = {

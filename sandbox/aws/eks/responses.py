@@ -58,6 +58,13 @@ def _query(self: EKSResponse, name: str) -> Any:
     return values[0] if isinstance(values, list) and values else None
 
 
+def _page(self: EKSResponse, key: str, items: list[Any], **about: Any) -> ActionResult:
+    """A List call's answer: the page of ``items`` its maxResults and nextToken ask for, under ``key``, after
+    the fields ``about`` that name what was listed."""
+    page, token = paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({**about, key: page, "nextToken": token})
+
+
 def _r_create_cluster(self: EKSResponse) -> ActionResult:
     body = _body(self)
     backend: Any = self.eks_backend  # its create_cluster is the sandbox's (sandbox.aws.eks.clusters)
@@ -117,8 +124,7 @@ def _r_describe_addon(self: EKSResponse) -> ActionResult:
 def _r_list_addons(self: EKSResponse) -> ActionResult:
     cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
     names = sorted(n for n, a in cluster.addons.items() if not expired(a.gone_at))
-    page, token = paginate(names, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"addons": page, "nextToken": token})
+    return _page(self, "addons", names)
 
 
 def _r_update_addon(self: EKSResponse) -> ActionResult:
@@ -179,8 +185,7 @@ def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
                     "addonVersions": versions,
                 }
             )
-    page, token = paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"addons": page, "nextToken": token})
+    return _page(self, "addons", addons)
 
 
 def _r_describe_addon_configuration(self: EKSResponse) -> ActionResult:
@@ -218,8 +223,7 @@ def _r_list_updates(self: EKSResponse) -> ActionResult:
         if (addon_name is None and u.target is cluster)
         or (isinstance(u.target, Addon) and u.target.addon_name == addon_name)
     ]
-    page, token = paginate(ids, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"updateIds": page, "nextToken": token})
+    return _page(self, "updateIds", ids)
 
 
 def _r_create_access_entry(self: EKSResponse) -> ActionResult:
@@ -258,8 +262,7 @@ def _r_list_access_entries(self: EKSResponse) -> ActionResult:
     require_api_authentication(cluster)
     policy = _query(self, "associatedPolicyArn")
     arns = sorted(arn for arn, e in cluster.access_entries.items() if policy is None or policy in e.policies)
-    page, token = paginate(arns, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"accessEntries": page, "nextToken": token})
+    return _page(self, "accessEntries", arns)
 
 
 def _r_delete_access_entry(self: EKSResponse) -> ActionResult:
@@ -283,15 +286,7 @@ def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
     cluster_name, principal_arn = _uri(self, "name"), _uri(self, "principalArn")
     entry = find_access_entry(backend_cluster(self.eks_backend, cluster_name), principal_arn)
     policies = [entry.policies[arn] for arn in sorted(entry.policies)]
-    page, token = paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult(
-        {
-            "clusterName": cluster_name,
-            "principalArn": principal_arn,
-            "associatedAccessPolicies": page,
-            "nextToken": token,
-        }
-    )
+    return _page(self, "associatedAccessPolicies", policies, clusterName=cluster_name, principalArn=principal_arn)
 
 
 def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
@@ -307,8 +302,7 @@ def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
 def _r_list_access_policies(self: EKSResponse) -> ActionResult:
     partition = "aws-cn" if self.region.startswith("cn-") else "aws"
     policies = [{"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES]
-    page, token = paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"accessPolicies": page, "nextToken": token})
+    return _page(self, "accessPolicies", policies)
 
 
 def _r_create_pod_identity_association(self: EKSResponse) -> ActionResult:
@@ -359,8 +353,7 @@ def _r_list_pod_identity_associations(self: EKSResponse) -> ActionResult:
         for a in sorted(cluster.pod_identity_associations.values(), key=lambda a: a.created_at)
         if namespace in (None, a.namespace) and service_account in (None, a.service_account)
     ]
-    page, token = paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"associations": page, "nextToken": token})
+    return _page(self, "associations", items)
 
 
 def _r_delete_pod_identity_association(self: EKSResponse) -> ActionResult:

@@ -43,46 +43,71 @@ def run_response(
     return ActionResult(result)
 
 
+def _responds(
+    work: Callable[[SageMakerResponse, SageMakerModelBackend], tuple[Any, list[str]]],
+) -> Callable[[SageMakerResponse], ActionResult]:
+    """The response method that runs ``work`` through ``run_response``."""
+
+    def respond(self: SageMakerResponse) -> ActionResult:
+        return run_response(self, lambda backend: work(self, backend))
+
+    respond.__name__ = work.__name__
+    return respond
+
+
+def _about_cluster(
+    read: Callable[[SageMakerResponse, HyperPodCluster], Any],
+) -> Callable[[SageMakerResponse], ActionResult]:
+    """The response method of a call about the one cluster its ClusterName names: ``read`` answers from it."""
+
+    def work(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
+        return read(self, cluster), eks_of(cluster)
+
+    work.__name__ = read.__name__
+    return _responds(work)
+
+
+def _answers_arn(
+    change: Callable[[SageMakerModelBackend, dict[str, Any]], HyperPodCluster],
+) -> Callable[[SageMakerResponse], ActionResult]:
+    """The response method of a call that changes one cluster as its parameters say and answers its ARN."""
+
+    def work(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster = change(backend, request_params(self))
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
+
+    work.__name__ = change.__name__
+    return _responds(work)
+
+
 def eks_of(*clusters: HyperPodCluster) -> list[str]:
     return [c.eks_cluster_name for c in clusters if c.eks_cluster_name]
 
 
-def _r_create_cluster(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = create_cluster(backend, request_params(self))
-        return {"ClusterArn": cluster.arn}, eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_describe_cluster(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    return describe(cluster)
 
 
-def _r_describe_cluster(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        return describe(cluster), eks_of(cluster)
-
-    return run_response(self, work)
-
-
-def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        clusters = [c for c in hyperpod_clusters_of(backend) if settle_cluster(backend, c)]
-        name_contains = self._get_param("NameContains")
-        after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
-        plan = self._get_param("TrainingPlanArn")
-        if name_contains:
-            clusters = [c for c in clusters if name_contains in c.cluster_name]
-        clusters = between(clusters, lambda c: c.creation_time, after, before)
-        if plan:
-            clusters = [c for c in clusters if any(g.spec.get("TrainingPlanArn") == plan for g in c.groups.values())]
-        reverse = self._get_param("SortOrder") == "Descending"
-        if self._get_param("SortBy") == "NAME":
-            clusters.sort(key=lambda c: c.cluster_name, reverse=reverse)
-        else:
-            clusters.sort(key=lambda c: c.creation_time, reverse=reverse)
-        page, token = paginate(clusters, self._get_param("MaxResults"), self._get_param("NextToken"))
-        return drop_empty({"ClusterSummaries": [c.summary() for c in page], "NextToken": token}), eks_of(*clusters)
-
-    return run_response(self, work)
+@_responds
+def _r_list_clusters(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+    clusters = [c for c in hyperpod_clusters_of(backend) if settle_cluster(backend, c)]
+    name_contains = self._get_param("NameContains")
+    after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
+    plan = self._get_param("TrainingPlanArn")
+    if name_contains:
+        clusters = [c for c in clusters if name_contains in c.cluster_name]
+    clusters = between(clusters, lambda c: c.creation_time, after, before)
+    if plan:
+        clusters = [c for c in clusters if any(g.spec.get("TrainingPlanArn") == plan for g in c.groups.values())]
+    reverse = self._get_param("SortOrder") == "Descending"
+    if self._get_param("SortBy") == "NAME":
+        clusters.sort(key=lambda c: c.cluster_name, reverse=reverse)
+    else:
+        clusters.sort(key=lambda c: c.creation_time, reverse=reverse)
+    page, token = paginate(clusters, self._get_param("MaxResults"), self._get_param("NextToken"))
+    return drop_empty({"ClusterSummaries": [c.summary() for c in page], "NextToken": token}), eks_of(*clusters)
 
 
 def epoch_seconds(value: Any) -> float:
@@ -106,104 +131,102 @@ def between(items: list[T], time_of: Callable[[T], datetime], after: Any, before
     return items
 
 
-def _r_update_cluster(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = update_cluster(backend, request_params(self))
-        return {"ClusterArn": cluster.arn}, eks_of(cluster)
-
-    return run_response(self, work)
+@_responds
+def _r_batch_add_cluster_nodes(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+    cluster, result = batch_add_nodes(backend, request_params(self))
+    return result, eks_of(cluster)
 
 
-def _r_batch_add_cluster_nodes(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster, result = batch_add_nodes(backend, request_params(self))
-        return result, eks_of(cluster)
-
-    return run_response(self, work)
+@_responds
+def _r_move_cluster_nodes(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+    touched, result = move_nodes(backend, request_params(self))
+    return result, eks_of(*touched)
 
 
-def _r_move_cluster_nodes(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        touched, result = move_nodes(backend, request_params(self))
-        return result, eks_of(*touched)
-
-    return run_response(self, work)
+@_responds
+def _r_delete_cluster(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+    cluster = delete_cluster(backend, self._get_param("ClusterName"))
+    return {"ClusterArn": cluster.arn}, eks_of(cluster)
 
 
-def _r_update_cluster_software(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = update_cluster_software(backend, request_params(self))
-        return {"ClusterArn": cluster.arn}, eks_of(cluster)
-
-    return run_response(self, work)
-
-
-def _r_delete_cluster(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = delete_cluster(backend, self._get_param("ClusterName"))
-        return {"ClusterArn": cluster.arn}, eks_of(cluster)
-
-    return run_response(self, work)
-
-
-def _r_list_cluster_nodes(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        nodes = list(cluster.nodes.values())
-        contains = self._get_param("InstanceGroupNameContains")
-        after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
-        if contains:
-            nodes = [n for n in nodes if contains in n.group]
-        nodes = between(nodes, lambda n: n.launch_time, after, before)
-        reverse = self._get_param("SortOrder") == "Descending"
-        if self._get_param("SortBy") == "NAME":
-            nodes.sort(key=lambda n: (n.group, n.instance_id), reverse=reverse)
-        else:
-            nodes.sort(key=lambda n: n.launch_time, reverse=reverse)
-        page, token = paginate(nodes, self._get_param("MaxResults"), self._get_param("NextToken"))
-        result = {"ClusterNodeSummaries": [node_summary(cluster, n) for n in page], "NextToken": token}
-        return drop_empty(result), eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_list_cluster_nodes(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    nodes = list(cluster.nodes.values())
+    contains = self._get_param("InstanceGroupNameContains")
+    after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
+    if contains:
+        nodes = [n for n in nodes if contains in n.group]
+    nodes = between(nodes, lambda n: n.launch_time, after, before)
+    reverse = self._get_param("SortOrder") == "Descending"
+    if self._get_param("SortBy") == "NAME":
+        nodes.sort(key=lambda n: (n.group, n.instance_id), reverse=reverse)
+    else:
+        nodes.sort(key=lambda n: n.launch_time, reverse=reverse)
+    page, token = paginate(nodes, self._get_param("MaxResults"), self._get_param("NextToken"))
+    result = {"ClusterNodeSummaries": [node_summary(cluster, n) for n in page], "NextToken": token}
+    return drop_empty(result)
 
 
-def _r_describe_cluster_node(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        node_id = self._get_param("NodeId")
-        if not node_id:
-            raise invalid("NodeId is required (this sandbox does not track NodeLogicalId).")
-        node = cluster.nodes.get(node_id)
-        if node is None:
-            raise ResourceNotFound(message=f"Node {node_id} not found in cluster {cluster.cluster_name}.")
-        return {"NodeDetails": node_details(cluster, node)}, eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_describe_cluster_node(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    node_id = self._get_param("NodeId")
+    if not node_id:
+        raise invalid("NodeId is required (this sandbox does not track NodeLogicalId).")
+    node = cluster.nodes.get(node_id)
+    if node is None:
+        raise ResourceNotFound(message=f"Node {node_id} not found in cluster {cluster.cluster_name}.")
+    return {"NodeDetails": node_details(cluster, node)}
 
 
 def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
-    def respond(self: SageMakerResponse) -> ActionResult:
-        def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-            node_ids = list(self._get_param("NodeIds") or [])
-            logical = list(self._get_param("NodeLogicalIds") or [])
-            if not node_ids and not logical:
-                raise invalid("Specify NodeIds or NodeLogicalIds.")
-            cluster, ok, failed = batch_node_operation(backend, self._get_param("ClusterName"), node_ids, operation)
-            result: dict[str, Any] = {"Successful": ok, "Failed": failed}
-            if logical:  # logical ids are not tracked: every one is reported as unknown
-                code_field = "Code" if operation == "delete" else "ErrorCode"
-                code = "NodeIdNotFound" if operation == "delete" else "InstanceIdNotFound"
-                result["SuccessfulNodeLogicalIds"] = []
-                result["FailedNodeLogicalIds"] = [
-                    {"NodeLogicalId": lid, code_field: code, "Message": f"Node logical id {lid} not found."}
-                    for lid in logical
-                ]
-            return result, eks_of(cluster)
+    def work(self: SageMakerResponse, backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        node_ids = list(self._get_param("NodeIds") or [])
+        logical = list(self._get_param("NodeLogicalIds") or [])
+        if not node_ids and not logical:
+            raise invalid("Specify NodeIds or NodeLogicalIds.")
+        cluster, ok, failed = batch_node_operation(backend, self._get_param("ClusterName"), node_ids, operation)
+        result: dict[str, Any] = {"Successful": ok, "Failed": failed}
+        if logical:  # logical ids are not tracked: every one is reported as unknown
+            code_field = "Code" if operation == "delete" else "ErrorCode"
+            code = "NodeIdNotFound" if operation == "delete" else "InstanceIdNotFound"
+            result["SuccessfulNodeLogicalIds"] = []
+            result["FailedNodeLogicalIds"] = [
+                {"NodeLogicalId": lid, code_field: code, "Message": f"Node logical id {lid} not found."}
+                for lid in logical
+            ]
+        return result, eks_of(cluster)
 
-        return run_response(self, work)
+    work.__name__ = f"batch_{operation}_cluster_nodes"
+    return _responds(work)
 
-    respond.__name__ = f"batch_{operation}_cluster_nodes"
-    return respond
+
+def _newest_page(
+    self: SageMakerResponse,
+    key: str,
+    items: list[T],
+    summary: Callable[[T], dict[str, Any]],
+    time_of: Callable[[T], datetime],
+    window: str,
+    **equal: Any,
+) -> dict[str, Any]:
+    """A list of a cluster's events or operations: those whose attributes equal the request's filters
+    (``equal``: attribute -> value; an absent one filters nothing), within ``<window>After``..``<window>Before``,
+    newest first unless SortOrder is Ascending; one page of their summaries under ``key``."""
+    for attribute, wanted in equal.items():
+        if wanted:
+            items = [i for i in items if getattr(i, attribute) == wanted]
+    items = between(items, time_of, self._get_param(f"{window}After"), self._get_param(f"{window}Before"))
+    items.sort(key=time_of, reverse=self._get_param("SortOrder") != "Ascending")
+    page, token = paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+    return drop_empty({key: [summary(i) for i in page], "NextToken": token})
+
+
+def _one_of(cluster: HyperPodCluster, items: list[T], attribute: str, wanted: Any, what: str) -> T:
+    """The cluster's event or operation whose ``attribute`` is ``wanted``; ResourceNotFound otherwise."""
+    found = next((i for i in items if getattr(i, attribute) == wanted), None)
+    if found is None:
+        raise ResourceNotFound(message=f"{what} {wanted} not found in cluster {cluster.cluster_name}.")
+    return found
 
 
 def _keeps_events(cluster: HyperPodCluster) -> None:
@@ -218,51 +241,30 @@ def _keeps_events(cluster: HyperPodCluster) -> None:
         )
 
 
-def _r_list_cluster_events(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        _keeps_events(cluster)
-        events = list(cluster.events)
-        group, node_id = self._get_param("InstanceGroupName"), self._get_param("NodeId")
-        resource_type = self._get_param("ResourceType")
-        after, before = self._get_param("EventTimeAfter"), self._get_param("EventTimeBefore")
-        if group:
-            events = [e for e in events if e.group == group]
-        if node_id:
-            events = [e for e in events if e.instance_id == node_id]
-        if resource_type:
-            events = [e for e in events if e.resource_type == resource_type]
-        events = between(events, lambda e: e.time, after, before)
-        events.sort(key=lambda e: e.time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = paginate(events, self._get_param("MaxResults"), self._get_param("NextToken"))
-        result = {"Events": [event_summary(cluster, e) for e in page], "NextToken": token}
-        return drop_empty(result), eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_list_cluster_events(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    _keeps_events(cluster)
+    return _newest_page(
+        self,
+        "Events",
+        list(cluster.events),
+        lambda e: event_summary(cluster, e),
+        lambda e: e.time,
+        "EventTime",
+        group=self._get_param("InstanceGroupName"),
+        instance_id=self._get_param("NodeId"),
+        resource_type=self._get_param("ResourceType"),
+    )
 
 
-def _r_describe_cluster_event(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        _keeps_events(cluster)
-        event_id = self._get_param("EventId")
-        event = next((e for e in cluster.events if e.event_id == event_id), None)
-        if event is None:
-            raise ResourceNotFound(message=f"Event {event_id} not found in cluster {cluster.cluster_name}.")
-        details = event_summary(cluster, event)
-        if event.metadata:
-            details["EventDetails"] = {"EventMetadata": event.metadata}
-        return {"EventDetails": details}, eks_of(cluster)
-
-    return run_response(self, work)
-
-
-def _r_start_cluster_health_check(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = start_cluster_health_check(backend, request_params(self))
-        return {"ClusterArn": cluster.arn}, eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_describe_cluster_event(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    _keeps_events(cluster)
+    event = _one_of(cluster, cluster.events, "event_id", self._get_param("EventId"), "Event")
+    details = event_summary(cluster, event)
+    if event.metadata:
+        details["EventDetails"] = {"EventMetadata": event.metadata}
+    return {"EventDetails": details}
 
 
 def _operation_summary(cluster: HyperPodCluster, operation: Operation) -> dict[str, Any]:
@@ -292,43 +294,32 @@ def _operation_described(cluster: HyperPodCluster, operation: Operation) -> dict
     return out
 
 
-def _r_list_cluster_operations(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        found = list(cluster.operations)
-        status, kind = self._get_param("Status"), self._get_param("Type")
-        after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
-        if status:
-            found = [o for o in found if o.status == status]
-        if kind:
-            found = [o for o in found if o.type == kind]
-        found = between(found, lambda o: o.creation_time, after, before)
-        found.sort(key=lambda o: o.creation_time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
-        result = {"ClusterOperationSummaries": [_operation_summary(cluster, o) for o in page], "NextToken": token}
-        return drop_empty(result), eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_list_cluster_operations(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    return _newest_page(
+        self,
+        "ClusterOperationSummaries",
+        list(cluster.operations),
+        lambda o: _operation_summary(cluster, o),
+        lambda o: o.creation_time,
+        "CreationTime",
+        status=self._get_param("Status"),
+        type=self._get_param("Type"),
+    )
 
 
-def _r_describe_cluster_operation(self: SageMakerResponse) -> ActionResult:
-    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = find_cluster(backend, self._get_param("ClusterName"))
-        wanted = self._get_param("OperationId")
-        operation = next((o for o in cluster.operations if o.operation_id == wanted), None)
-        if operation is None:
-            raise ResourceNotFound(message=f"Operation {wanted} not found in cluster {cluster.cluster_name}.")
-        return _operation_described(cluster, operation), eks_of(cluster)
-
-    return run_response(self, work)
+@_about_cluster
+def _r_describe_cluster_operation(self: SageMakerResponse, cluster: HyperPodCluster) -> Any:
+    operation = _one_of(cluster, cluster.operations, "operation_id", self._get_param("OperationId"), "Operation")
+    return _operation_described(cluster, operation)
 
 
 RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
-    "create_cluster": _r_create_cluster,
+    "create_cluster": _answers_arn(create_cluster),
     "describe_cluster": _r_describe_cluster,
     "list_clusters": _r_list_clusters,
-    "update_cluster": _r_update_cluster,
-    "update_cluster_software": _r_update_cluster_software,
+    "update_cluster": _answers_arn(update_cluster),
+    "update_cluster_software": _answers_arn(update_cluster_software),
     "batch_add_cluster_nodes": _r_batch_add_cluster_nodes,
     "move_cluster_nodes": _r_move_cluster_nodes,
     "delete_cluster": _r_delete_cluster,
@@ -339,7 +330,7 @@ RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "batch_delete_cluster_nodes": _batch("delete"),
     "list_cluster_events": _r_list_cluster_events,
     "describe_cluster_event": _r_describe_cluster_event,
-    "start_cluster_health_check": _r_start_cluster_health_check,
+    "start_cluster_health_check": _answers_arn(start_cluster_health_check),
     "list_cluster_operations": _r_list_cluster_operations,
     "describe_cluster_operation": _r_describe_cluster_operation,
 }

@@ -60,6 +60,16 @@ HELP = (
 )
 
 
+def _refused(apply: Callable[[], object]) -> str | None:
+    """The message ``apply`` refuses its field's value with (a ValueError's: the answer's 422), or None once
+    it has applied it."""
+    try:
+        apply()
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 class Injection:
     """One POST's body applied to the sandbox; ``error`` is the 422 message of the first field refused
     (fields before it stay applied), ``injected`` the node fault it made."""
@@ -169,23 +179,19 @@ class Injection:
                 'nodeFault is {"cluster": "<name>", "nodeId": "i-...", "kind": "gpu|efa|unresponsive"} with an'
                 ' optional "fixedBy": "reboot|replace|nothing".'
             )
-        try:
+
+        def inject() -> None:
             self.injected = node_faults.inject(
                 str(fault["cluster"]), str(fault["nodeId"]), str(fault["kind"]), fault.get("fixedBy")
             )
-        except ValueError as exc:
-            return str(exc)
-        return None
+
+        return _refused(inject)
 
     def _unpatched(self) -> str | None:
         unpatched = self.body.get("hyperpodUnpatched")
         if unpatched is None:
             return None
-        try:
-            hyperpod.mark_unpatched(str(unpatched))
-        except ValueError as exc:
-            return str(exc)
-        return None
+        return _refused(lambda: hyperpod.mark_unpatched(str(unpatched)))
 
     def _eks_create(self) -> str | None:
         if self.body.get("failNextEksCreate"):
@@ -210,11 +216,7 @@ class Injection:
         count, function = spec.get("count", 1), spec.get("function")
         if isinstance(count, bool) or not isinstance(count, int) or not (function is None or isinstance(function, str)):
             return "functionFault's count is a whole number 1..100 and its function a registry name."
-        try:
-            FUNCTION_FAULTS.arm(str(spec["kind"]), function, count)
-        except ValueError as exc:
-            return str(exc)
-        return None
+        return _refused(lambda: FUNCTION_FAULTS.arm(str(spec["kind"]), function, count))
 
     def _function_fault_rates(self) -> str | None:
         spec = self.body.get("functionFaultRates")
@@ -229,11 +231,8 @@ class Injection:
             or not isinstance(spec.get("seed", 0), int)
         ):
             return 'functionFaultRates is {"rates": {"<kind>": 0..1}} with optional "functions" (names) and "seed".'
-        try:
-            FUNCTION_FAULTS.rates(spec["rates"], [str(f) for f in spec.get("functions", [])], spec.get("seed"))
-        except ValueError as exc:
-            return str(exc)
-        return None
+        functions = [str(f) for f in spec.get("functions", [])]
+        return _refused(lambda: FUNCTION_FAULTS.rates(spec["rates"], functions, spec.get("seed")))
 
 
 def describe(sandbox: Any, injected: dict[str, Any] | None = None) -> dict[str, Any]:
