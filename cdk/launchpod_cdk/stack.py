@@ -242,9 +242,7 @@ def build(outdir: str | None = None, inputs: Inputs | None = None) -> tuple[App,
     # One statement per set of actions on the same resources, and per resources given the same actions: the
     # 101 functions' policies fit the template's 1,000,000 bytes with room for more ("Minimizing policies",
     # aws-cdk-lib aws_iam README; the feature flag @aws-cdk/aws-iam:minimizePolicies).
-    app = App(
-        outdir=outdir or os.environ.get("CDK_OUTDIR"), context={"@aws-cdk/aws-iam:minimizePolicies": True}
-    )
+    app = App(outdir=outdir or os.environ.get("CDK_OUTDIR"), context={"@aws-cdk/aws-iam:minimizePolicies": True})
     inputs = inputs or Inputs.from_context(app.node)
     stack = LaunchpodStack(
         app,
