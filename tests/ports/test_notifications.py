@@ -85,6 +85,42 @@ def test_a_publish_answers_its_message_id(topic):
     assert isinstance(message_id, str) and message_id
 
 
+def _delivered(topic) -> dict:
+    """What the topic delivered: the fake keeps it; on SNS, a queue subscribed to the topic receives SNS's
+    envelope (Subject, the "default" Message, MessageAttributes: "Fanout to Amazon SQS queues", SNS guide)."""
+    if isinstance(topic, NotificationTopic):
+        sent = topic.published[-1]
+        return {"subject": sent["subject"], "body": sent["body"], "attributes": sent["attributes"]}
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.get_queue_url(QueueName="relay-probe")["QueueUrl"]
+    envelope = json.loads(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1)["Messages"][0]["Body"])
+    return {
+        "subject": envelope["Subject"],
+        "body": json.loads(envelope["Message"]),
+        "attributes": {k: v["Value"] for k, v in envelope["MessageAttributes"].items()},
+    }
+
+
+def test_a_publish_delivers_the_subject_body_and_attributes_the_relay_reads(topic):
+    if isinstance(topic, Sns):
+        sqs = boto3.client("sqs", region_name="us-east-1")
+        url = sqs.create_queue(QueueName="relay-probe")["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        boto3.client("sns", region_name="us-east-1").subscribe(TopicArn=topic.topic_arn, Protocol="sqs", Endpoint=arn)
+    topic.publish(Notification("c1", "job-failed", "Job llama failed", "It ran out of memory.", "https://x/c/c1"))
+    assert _delivered(topic) == {
+        "subject": "Job llama failed",
+        "body": {
+            "cluster": "c1",
+            "kind": "job-failed",
+            "subject": "Job llama failed",
+            "text": "It ran out of memory.",
+            "link": "https://x/c/c1",
+        },
+        "attributes": {"cluster": "c1", "kind": "job-failed"},
+    }
+
+
 def test_the_real_subscription_carries_the_filter_policy_on_message_attributes(aws):
     sns = boto3.client("sns", region_name="us-east-1")
     adapter = Sns(sns.create_topic(Name="launchpod-notifications")["TopicArn"])

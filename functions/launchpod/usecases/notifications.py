@@ -213,15 +213,11 @@ def tell(cluster: str, kind: str, key: str, subject: str, text: str, path: str, 
 
 
 @dataclass(frozen=True)
-class Published:
-    """One notification as the topic delivered it to the webhook relay (its attributes and JSON body)."""
+class Published(rules.Notification):
+    """One notification as the topic delivered it to the webhook relay (its attributes and JSON body), with
+    SNS's Timestamp of the message."""
 
-    cluster: str
-    kind: str
-    subject: str
-    text: str
-    link: str | None
-    published_at: datetime | None = None  # SNS's Timestamp of the message
+    published_at: datetime | None = None
 
 
 def _post(url: str, text: str, *, webhooks: Webhooks, allow_loopback: bool) -> str:
