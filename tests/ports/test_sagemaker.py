@@ -289,3 +289,27 @@ def test_a_node_or_an_event_of_a_cluster_that_does_not_exist_is_none(sagemaker: 
 
 def test_a_training_plan_nobody_bought_is_none(sagemaker: Port) -> None:
     assert sagemaker.training_plan("arn:aws:sagemaker:us-east-1:123456789012:training-plan/none") is None
+
+
+@pytest.fixture
+def acting(request: pytest.FixtureRequest) -> Iterator[Adapter]:
+    """The adapter with "hp" created and InService, two workers (node actions have no fake: only the workflow's
+    phases call them, on the sandbox)."""
+    yield from _created(request, GROUP)
+
+
+def test_a_reboot_accepts_the_clusters_node_and_refuses_an_unknown_one_with_aws_code(acting: Adapter) -> None:
+    node, ghost = acting.list_nodes("hp")[0].node_id, "i-00000000000000000"
+    answer = acting.node_action("reboot", "hp", [node, ghost])
+    assert answer.accepted == (node,)
+    assert [(r["nodeId"], r["code"]) for r in answer.refused] == [(ghost, "InstanceIdNotFound")]
+    assert answer.refused[0]["message"]
+
+
+def test_a_health_check_names_its_group_and_nodes_and_an_unknown_group_is_refused(acting: Adapter) -> None:
+    from launchpod.domain.nodes.actions import HealthCheckTarget
+
+    node = acting.list_nodes("hp")[0].node_id
+    acting.start_health_check("hp", ["InstanceStress"], [HealthCheckTarget("workers", (node,))])
+    with pytest.raises(PermanentError, match="StartClusterHealthCheck failed"):
+        acting.start_health_check("hp", ["InstanceStress"], [HealthCheckTarget("nobody")])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.adapters.aws.instance_groups import instance_group_state
 from launchpod.adapters.aws.tags import tag_dict, tag_list
 from launchpod.domain.clusters.hyperpod_cluster import AutoScaling, HyperPodCluster
+from launchpod.domain.nodes.actions import HealthCheckTarget, NodeActionAnswer
 from launchpod.domain.nodes.hyperpod_event import ClusterEvent, ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.nodes.moves import MovedNodes, MoveRefusal, NodeMove
@@ -72,6 +73,14 @@ def move_request(move: NodeMove) -> dict[str, Any]:
         "NodeIds": list(move.node_ids),
         "ClientToken": move.client_token,
     }
+
+
+def node_refusal(failure: Mapping[str, Any]) -> dict[str, str]:
+    """One entry of a batch node action's Failed list, as AWS worded it (BatchRebootClusterNodes answers
+    ErrorCode, BatchDeleteClusterNodes Code)."""
+    code = failure.get("ErrorCode") or failure.get("Code") or "Failed"
+    message = str(failure.get("Message") or code)
+    return {"nodeId": str(failure.get("NodeId", "?")), "code": str(code), "message": message}
 
 
 def moved_nodes(answer: Mapping[str, Any]) -> MovedNodes:
@@ -441,7 +450,7 @@ class SageMaker:
             )
         return node_details(found) if found is not None else None
 
-    def node_action(self, action: str, name: str, node_ids: list[str]) -> dict[str, Any]:
+    def node_action(self, action: str, name: str, node_ids: list[str]) -> NodeActionAnswer:
         """BatchRebootClusterNodes / BatchReplaceClusterNodes / BatchDeleteClusterNodes: Successful and Failed."""
         call = {
             "reboot": "BatchRebootClusterNodes",
@@ -449,17 +458,29 @@ class SageMaker:
             "delete": "BatchDeleteClusterNodes",
         }[action]
         with aws_call(f"sagemaker:{call}"):
-            method = getattr(self.sm, f"batch_{action}_cluster_nodes")
-            return dict(method(ClusterName=name, NodeIds=node_ids))
+            answer = getattr(self.sm, f"batch_{action}_cluster_nodes")(ClusterName=name, NodeIds=node_ids)
+        return NodeActionAnswer(
+            accepted=tuple(str(i) for i in answer.get("Successful") or ()),
+            refused=tuple(node_refusal(f) for f in answer.get("Failed") or ()),
+        )
 
     def move_nodes(self, move: NodeMove) -> MovedNodes:
         """MoveClusterNodes with node ids: the nodes it started moving and those it refused."""
         with aws_call("sagemaker:MoveClusterNodes"):
             return moved_nodes(self.sm.move_cluster_nodes(**move_request(move)))
 
-    def start_health_check(self, params: dict[str, Any]) -> None:
+    def start_health_check(self, name: str, checks: Sequence[str], targets: Sequence[HealthCheckTarget]) -> None:
+        """StartClusterHealthCheck: ``checks`` on each target group, on the nodes it names or all of them."""
+        configs = [
+            {
+                "InstanceGroupName": t.group,
+                "DeepHealthChecks": list(checks),
+                **({"InstanceIds": list(t.node_ids)} if t.node_ids else {}),
+            }
+            for t in targets
+        ]
         with aws_call("sagemaker:StartClusterHealthCheck"):
-            self.sm.start_cluster_health_check(**params)
+            self.sm.start_cluster_health_check(ClusterName=name, DeepHealthCheckConfigurations=configs)
 
     def list_events(self, name: str, filters: EventFilter, limit: int, token: str | None) -> ClusterEventPage:
         """One page of the cluster's events that pass ``filters``, newest first (ListClusterEvents)."""

@@ -92,10 +92,25 @@ def batches(node_ids: list[str], kind: str) -> list[list[str]]:
     return [node_ids[i : i + size] for i in range(0, len(node_ids), size)]
 
 
-def refusal(failure: dict[str, Any]) -> dict[str, str]:
-    """One entry of a batch call's Failed list, as AWS worded it."""
-    code = failure.get("ErrorCode") or failure.get("Code") or "Failed"
-    return {"nodeId": failure.get("NodeId", "?"), "code": str(code), "message": str(failure.get("Message") or code)}
+@dataclass(frozen=True)
+class NodeActionAnswer:
+    """A batch reboot, replace or delete's answer: the nodes HyperPod accepted, and each node it refused as
+    StartActionOutput records it ({"nodeId", "code", "message"}: AWS's code and words)."""
+
+    accepted: tuple[str, ...]
+    refused: tuple[dict[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class HealthCheckTarget:
+    """Deep health checks on one instance group: the nodes named, or every node of the group."""
+
+    group: str
+    node_ids: tuple[str, ...] = ()
+
+
+def health_check_targets(request: dict[str, Any]) -> tuple[HealthCheckTarget, ...]:
+    return tuple(HealthCheckTarget(t["instanceGroup"], tuple(t.get("nodeIds") or ())) for t in request["targets"])
 
 
 @dataclass
@@ -187,16 +202,6 @@ def summary_line(kind: str, outcomes: list[NodeOutcome], refused: list[dict[str,
     parts += [f"{o.nodeId} FAILED: {o.message}" for o in bad]
     parts += [f"{r['nodeId']} refused by AWS ({r['code']}): {r['message']}" for r in refused]
     return "; ".join(parts)
-
-
-def health_check_parameters(cluster: str, request: dict[str, Any]) -> dict[str, Any]:
-    configs = []
-    for target in request["targets"]:
-        config: dict[str, Any] = {"InstanceGroupName": target["instanceGroup"], "DeepHealthChecks": request["checks"]}
-        if target.get("nodeIds"):
-            config["InstanceIds"] = target["nodeIds"]
-        configs.append(config)
-    return {"ClusterName": cluster, "DeepHealthCheckConfigurations": configs}
 
 
 def check_known(request: dict[str, Any], nodes: list[HyperPodNode]) -> None:

@@ -27,7 +27,7 @@ def start_action(doc: WorkflowInput) -> PhaseResult:
         for target in doc.request["targets"]:
             ids = target.get("nodeIds") or [n.node_id for n in nodes if n.group == target["instanceGroup"]]
             targeted += ids
-        sm.start_health_check(actions.health_check_parameters(name, doc.request))
+        sm.start_health_check(name, doc.request["checks"], actions.health_check_targets(doc.request))
         return PhaseResult(
             outputs=StartActionOutput(accepted=targeted, started=started),
             message=f"Deep health checks ({', '.join(doc.request['checks'])}) started on {len(targeted)} nodes.",
@@ -49,8 +49,8 @@ def start_action(doc: WorkflowInput) -> PhaseResult:
                 " again.",
                 aws_code="ValidationException",
             ) from exc
-        accepted += list(answer.get("Successful") or [])
-        refused += [actions.refusal(f) for f in answer.get("Failed") or []]
+        accepted += answer.accepted
+        refused += answer.refused
     if not accepted:
         raise PermanentError(actions.summary_line(doc.kind, [], refused))
     remediation.acting(doc.target, doc.kind, accepted, doc.operationId, ports=remediation.real())
