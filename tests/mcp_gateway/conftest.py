@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -12,6 +11,7 @@ import uvicorn
 
 from tests.mcp_gateway.mcp_fake_rest import FakeLaunchpod
 from tests.mcp_gateway.support import Live, host_app
+from tests.sandbox.aws.support import wait_until
 
 
 @pytest.fixture(scope="session")
@@ -23,10 +23,7 @@ def live() -> Iterator[Live]:
     server = uvicorn.Server(uvicorn.Config(host_app(fake, url), lifespan="on", log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started, timeout=10, reason="uvicorn did not start")
     yield Live(url, fake)
     server.should_exit = True
     thread.join(10)

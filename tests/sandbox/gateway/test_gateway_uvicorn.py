@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ from moto import mock_aws
 
 from sandbox.auth import SandboxTokens
 from sandbox.gateway import build_gateway
+from tests.sandbox.aws.support import wait_until
 
 
 def _lambdas(name: str, event: dict[str, Any]) -> dict[str, Any]:
@@ -36,9 +36,7 @@ def _serve(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: server.started, timeout=10, reason="uvicorn did not start")
     try:
         yield f"127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
     finally:
