@@ -58,7 +58,8 @@ def test_a_replacement_is_followed_to_the_new_instance_launched_after_the_action
 
 def test_the_summary_names_every_node_and_what_aws_refused():
     outcomes = [actions.NodeOutcome("i-a", True, True, "rebooted; Running")]
-    refused = [actions.refusal({"NodeId": "i-b", "ErrorCode": "InstanceIdNotFound", "Message": "Node i-b not found."})]
+    # as StartAction records it
+    refused = [{"nodeId": "i-b", "code": "InstanceIdNotFound", "message": "Node i-b not found."}]
     line = actions.summary_line(actions.REBOOT, outcomes, refused)
     assert line == (
         "1 of 2 nodes: reboot done; i-a: rebooted; Running; "
