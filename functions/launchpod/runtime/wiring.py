@@ -2,73 +2,85 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from launchpod.adapters.aws import clients as _clients
-from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
-from launchpod.adapters.aws.ec2 import Ec2
-from launchpod.adapters.aws.eks import Eks
-from launchpod.adapters.aws.grafana import GrafanaWorkspaces
-from launchpod.adapters.aws.iam import Iam
-from launchpod.adapters.aws.instance_facts import InstanceFacts
-from launchpod.adapters.aws.logs import Logs
-from launchpod.adapters.aws.mlflow import Mlflow
-from launchpod.adapters.aws.sagemaker import SageMaker
-from launchpod.adapters.aws.service_quotas import ServiceQuotas
-from launchpod.adapters.aws.sfn import StepFunctions
-from launchpod.adapters.aws.sns import Sns
-from launchpod.adapters.aws.task_governance import TaskGovernance
-from launchpod.adapters.store.clusters import DynamoClusters
-from launchpod.adapters.store.connections import DynamoConnections
-from launchpod.adapters.store.incidents import DynamoIncidents
-from launchpod.adapters.store.log_pumps import DynamoLogPumps
-from launchpod.adapters.store.notifications import DynamoNotifications
-from launchpod.adapters.store.operations import DynamoOperations
-from launchpod.adapters.store.preferences import DynamoPreferences
 from launchpod.domain.storage import ObjectPage
 from launchpod.runtime.settings import settings
+
+if TYPE_CHECKING:
+    from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
+    from launchpod.adapters.aws.ec2 import Ec2
+    from launchpod.adapters.aws.eks import Eks
+    from launchpod.adapters.aws.grafana import GrafanaWorkspaces
+    from launchpod.adapters.aws.iam import Iam
+    from launchpod.adapters.aws.instance_facts import InstanceFacts
+    from launchpod.adapters.aws.logs import Logs
+    from launchpod.adapters.aws.mlflow import Mlflow
+    from launchpod.adapters.aws.sagemaker import SageMaker
+    from launchpod.adapters.aws.service_quotas import ServiceQuotas
+    from launchpod.adapters.aws.sfn import StepFunctions
+    from launchpod.adapters.aws.sns import Sns
+    from launchpod.adapters.aws.task_governance import TaskGovernance
+    from launchpod.adapters.store.clusters import DynamoClusters
+    from launchpod.adapters.store.connections import DynamoConnections
+    from launchpod.adapters.store.incidents import DynamoIncidents
+    from launchpod.adapters.store.log_pumps import DynamoLogPumps
+    from launchpod.adapters.store.notifications import DynamoNotifications
+    from launchpod.adapters.store.operations import DynamoOperations
+    from launchpod.adapters.store.preferences import DynamoPreferences
 
 # The Region a cluster's AWS calls go to (adapters.aws.clients): set once by whoever knows the cluster.
 in_region = _clients.in_region
 region = _clients.region
 
-T = TypeVar("T")
 
+def _once(adapter: str, *named_settings: str) -> Callable[[], Any]:
+    """The adapter class ``adapter`` ("<module under launchpod.adapters>:<class>"), imported and built on the
+    first call, with the settings named (in order) as its arguments, and kept for the container's life (a warm
+    Lambda reuses its clients and their connections). Imported on first use: a function's cold start imports
+    the adapters it calls, not every adapter and the contracts each one reads."""
 
-def _once(build: Callable[[], T]) -> Callable[[], T]:
-    """``build``'s adapter, made on the first call and kept for the container's life (a warm Lambda
-    reuses its clients and their connections)."""
-    return lru_cache(maxsize=1)(build)
+    @lru_cache(maxsize=1)
+    def build() -> Any:
+        module, _, name = adapter.partition(":")
+        made = getattr(importlib.import_module(f"launchpod.adapters.{module}"), name)
+        return made(*(getattr(settings(), setting) for setting in named_settings))
+
+    return build
 
 
 # The adapters over what the settings name: a table, the state machines, the notifications topic.
-operations = _once(
-    lambda: DynamoOperations(settings().operations_table, settings().clusters_table, settings().runners_table)
+operations: Callable[[], DynamoOperations] = _once(
+    "store.operations:DynamoOperations", "operations_table", "clusters_table", "runners_table"
 )
-clusters = _once(lambda: DynamoClusters(settings().clusters_table))
-connections = _once(lambda: DynamoConnections(settings().connections_table))
-log_pumps = _once(lambda: DynamoLogPumps(settings().connections_table))
-workflows = _once(lambda: StepFunctions(settings().workflows))
-preferences = _once(lambda: DynamoPreferences(settings().preferences_table))
-incidents = _once(lambda: DynamoIncidents(settings().incidents_table))
-notifications = _once(lambda: DynamoNotifications(settings().notifications_table))
-sns = _once(lambda: Sns(settings().notifications_topic_arn))
+clusters: Callable[[], DynamoClusters] = _once("store.clusters:DynamoClusters", "clusters_table")
+connections: Callable[[], DynamoConnections] = _once("store.connections:DynamoConnections", "connections_table")
+log_pumps: Callable[[], DynamoLogPumps] = _once("store.log_pumps:DynamoLogPumps", "connections_table")
+workflows: Callable[[], StepFunctions] = _once("aws.sfn:StepFunctions", "workflows")
+preferences: Callable[[], DynamoPreferences] = _once("store.preferences:DynamoPreferences", "preferences_table")
+incidents: Callable[[], DynamoIncidents] = _once("store.incidents:DynamoIncidents", "incidents_table")
+notifications: Callable[[], DynamoNotifications] = _once(
+    "store.notifications:DynamoNotifications", "notifications_table"
+)
+sns: Callable[[], Sns] = _once("aws.sns:Sns", "notifications_topic_arn")
 
 # The AWS services' adapters (each builds its client from adapters.aws.clients).
-ec2 = _once(Ec2)
-instance_facts = _once(InstanceFacts)
-eks = _once(Eks)
-iam = _once(Iam)
-sagemaker = _once(SageMaker)
-task_governance = _once(TaskGovernance)
-service_quotas = _once(ServiceQuotas)
-amp = _once(Amp)
-amp_workspaces = _once(AmpWorkspaces)
-grafana_workspaces = _once(GrafanaWorkspaces)
-mlflow = _once(Mlflow)
-logs = _once(Logs)
+ec2: Callable[[], Ec2] = _once("aws.ec2:Ec2")
+instance_facts: Callable[[], InstanceFacts] = _once("aws.instance_facts:InstanceFacts")
+eks: Callable[[], Eks] = _once("aws.eks:Eks")
+iam: Callable[[], Iam] = _once("aws.iam:Iam")
+sagemaker: Callable[[], SageMaker] = _once("aws.sagemaker:SageMaker")
+task_governance: Callable[[], TaskGovernance] = _once("aws.task_governance:TaskGovernance")
+service_quotas: Callable[[], ServiceQuotas] = _once("aws.service_quotas:ServiceQuotas")
+amp: Callable[[], Amp] = _once("aws.amp:Amp")
+amp_workspaces: Callable[[], AmpWorkspaces] = _once("aws.amp:AmpWorkspaces")
+grafana_workspaces: Callable[[], GrafanaWorkspaces] = _once("aws.grafana:GrafanaWorkspaces")
+mlflow: Callable[[], Mlflow] = _once("aws.mlflow:Mlflow")
+logs: Callable[[], Logs] = _once("aws.logs:Logs")
 
 
 # The Kubernetes adapters pull in the kubernetes client: imported only by the functions that reach a cluster.
@@ -267,6 +279,7 @@ def webhooks() -> Webhooks:
 def operation_image() -> Callable[[dict[str, Any]], OperationView]:
     """An operation as the operations table's DynamoDB stream carries it (a record's ``NewImage``)."""
     from launchpod.adapters.store.dynamo import attrs_to_item
+    from launchpod.adapters.store.operations import DynamoOperations
 
     return lambda image: DynamoOperations.view_of(attrs_to_item(image))
 
