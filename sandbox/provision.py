@@ -141,14 +141,8 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     GATE.configure(identities, ACCOUNT, REGION, PREFIX)
     environment = {
         ENV_KEYS["region"]: REGION,
-        ENV_KEYS["operations_table"]: table_name("operations"),
-        ENV_KEYS["clusters_table"]: table_name("clusters"),
-        ENV_KEYS["runners_table"]: table_name("runners"),
-        ENV_KEYS["connections_table"]: table_name("connections"),
-        ENV_KEYS["idempotency_table"]: table_name("idempotency"),
-        ENV_KEYS["preferences_table"]: table_name("preferences"),
-        ENV_KEYS["incidents_table"]: table_name("incidents"),
-        ENV_KEYS["notifications_table"]: table_name("notifications"),
+        # every table's name, as launchpod.environment gives each deployed function
+        **{ENV_KEYS[f"{t.key}_table"]: table_name(t.key) for t in registry.TABLES},
         ENV_KEYS["notifications_topic_arn"]: topic_arn,
         ENV_KEYS["workflows"]: json.dumps(machines),
         ENV_KEYS["kube_role_arn"]: kube_role_arn,
