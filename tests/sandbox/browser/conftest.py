@@ -88,6 +88,7 @@ def profile(playwright: Playwright, tmp_path_factory: pytest.TempPathFactory) ->
         executable_path="/usr/bin/chromium",
         args=CHROMIUM_ARGS,
         viewport={"width": 1400, "height": 1000},
+        reduced_motion="reduce",
     )
     context.set_default_timeout(15_000)
     yield context
