@@ -28,6 +28,21 @@ def control_plane(sandbox):
     return NAME
 
 
+@pytest.fixture
+def with_nodes(sandbox, control_plane):
+    """The control plane with HyperPod nodes to run its controllers on. The module's tests give it two
+    (the capacity test); run alone, a test that needs them makes a one-node cluster here."""
+    try:
+        sandbox.aws("sagemaker").describe_cluster(ClusterName=control_plane)
+    except sandbox.aws("sagemaker").exceptions.ResourceNotFound:
+        sandbox.install_dependencies(control_plane)
+        body = {"availabilityZone": "us-east-1a", "instanceGroups": [{**GPU_GROUP, "instanceCount": 1}]}
+        with sandbox.client() as c:
+            op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]
+        assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+    return control_plane
+
+
 def _kube(sandbox, cluster: str) -> k8s.ApiClient:
     return sandbox.kube(cluster)
 
@@ -190,7 +205,8 @@ def _load_balancer_interfaces(ec2, vpc_id: str) -> list[str]:
     return [n["NetworkInterfaceId"] for n in found if n.get("Description", "").startswith("ELB net/k8s-")]
 
 
-def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
+def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, with_nodes):
+    control_plane = with_nodes
     ec2 = sandbox.aws("ec2")
     vpc_id = sandbox.aws("eks").describe_cluster(name=control_plane)["cluster"]["resourcesVpcConfig"]["vpcId"]
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
