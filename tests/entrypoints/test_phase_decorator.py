@@ -142,3 +142,17 @@ def test_holding_a_phase_writes_nothing_on_the_operation_its_subscribers_are_pus
     store.let_go(operation.id, "ClusterRole", 1)
     assert "Item" not in runners.get_item(Key={"id": f"{operation.id}#ClusterRole"})
     assert operations.get_item(Key={"id": operation.id})["Item"] == before
+
+
+def test_a_refused_hold_answers_when_the_earlier_attempts_hold_lapses(store):
+    """A retry's hold refused by the earlier attempt's says until when that one holds the phase, from the
+    failed write itself; the same attempt holds again (a Task's retry), and a let-go frees the phase."""
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
+    store.create_holding_cluster(operation, "k")
+    until = ops.now() + timedelta(minutes=5)
+    assert store.hold_phase(operation.id, "ClusterRole", 1, until) is None
+    assert store.hold_phase(operation.id, "ClusterRole", 2, ops.now() + timedelta(minutes=9)) == until
+    assert store.hold_phase(operation.id, "ClusterRole", 1, until + timedelta(minutes=1)) is None
+    store.let_go(operation.id, "ClusterRole", 1)
+    assert store.hold_phase(operation.id, "ClusterRole", 2, until) is None

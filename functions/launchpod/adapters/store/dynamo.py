@@ -58,6 +58,20 @@ def conditional(write: Callable[[], object]) -> bool:
     return True
 
 
+def conditional_or_old(write: Callable[[], object]) -> dict[str, Any] | None:
+    """Run a conditional write made with ``ReturnValuesOnConditionCheckFailure="ALL_OLD"``: None when it was made,
+    the item that failed the condition when it was not (DynamoDB returns it in the exception's ``Item``,
+    https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValuesOnConditionCheckFailure),
+    so the writer learns why without a second read."""
+    try:
+        write()
+    except ClientError as exc:
+        if error_code(exc) == "ConditionalCheckFailedException":
+            return attrs_to_item(exc.response.get("Item") or {})
+        raise
+    return None
+
+
 def get_versioned(table: Any, key: dict[str, str]) -> tuple[Any, int] | None:
     """A versioned item's JSON body and its version (a consistent read); None when nothing is stored yet."""
     with aws_call("dynamodb:GetItem"):

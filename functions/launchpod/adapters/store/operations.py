@@ -21,6 +21,7 @@ from launchpod.adapters.aws.clients import client, resource
 from launchpod.adapters.aws.errors import aws_call, error_code
 from launchpod.adapters.store.dynamo import (
     conditional,
+    conditional_or_old,
     decode_cursor,
     encode_cursor,
     item_to_attrs,
@@ -360,12 +361,13 @@ class DynamoOperations:
         holding it lets go at the latest, or None once held."""
         key = self._runner(operation_id, phase)
         with aws_call("dynamodb:UpdateItem"):
-            taken = conditional(
+            held = conditional_or_old(
                 partial(
                     self.runners.update_item,
                     Key=key,
                     UpdateExpression="SET #a = :a, #u = :u, #x = :x",
                     ConditionExpression="attribute_not_exists(#k) OR #a >= :a OR #u < :now",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
                     ExpressionAttributeNames={"#k": "id", "#a": "attempt", "#u": "until", "#x": "expiresAt"},
                     ExpressionAttributeValues={
                         ":a": attempt,
@@ -376,10 +378,8 @@ class DynamoOperations:
                     },
                 )
             )
-        if taken:
+        if held is None:
             return None
-        with aws_call("dynamodb:GetItem"):
-            held = self.runners.get_item(Key=key, ConsistentRead=True).get("Item") or {}
         return datetime.fromisoformat(str(held["until"])) if "until" in held else now()
 
     def let_go(self, operation_id: str, phase: str, attempt: int) -> None:
