@@ -63,3 +63,15 @@ def test_any_other_kubernetes_version_is_refused_listing_the_supported_ones(vers
     error = caught.value.errors()[0]
     assert error["loc"] == ("kubernetesVersion",)
     assert f"Kubernetes {version} is not supported; supported versions: 1.34" in error["msg"]
+
+
+def test_a_training_plan_takes_exactly_the_instance_types_aws_reserves():
+    """The plan form's types are SageMaker's ReservedCapacityInstanceType enum in AWS's service model: a type
+    AWS adds shows up here as a failure, not as a 422 a user cannot get past."""
+    from typing import get_args
+
+    import botocore.session
+    from launchpod.contracts.training_plans import ReservedInstanceType
+
+    model = botocore.session.get_session().get_service_model("sagemaker")
+    assert sorted(get_args(ReservedInstanceType)) == sorted(model.shape_for("ReservedCapacityInstanceType").enum)

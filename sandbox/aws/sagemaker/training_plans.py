@@ -29,6 +29,7 @@ What AWS's API reference says, and what the sandbox does with it:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -36,26 +37,20 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+import botocore.session
 from moto.sagemaker.exceptions import ResourceInUseException, ResourceNotFound, ValidationError
 
 from sandbox.aws.sagemaker.durations import sim_now
 
 _lock = threading.RLock()
 
-# ReservedCapacityInstanceType in the service model (botocore sagemaker 2017-07-24).
-RESERVED_TYPES = (
-    "ml.p4d.24xlarge",
-    "ml.p4de.24xlarge",
-    "ml.p5.48xlarge",
-    "ml.p5.4xlarge",
-    "ml.p5e.48xlarge",
-    "ml.p5en.48xlarge",
-    "ml.p6-b200.48xlarge",
-    "ml.p6-b300.48xlarge",
-    "ml.p6e-gb200.36xlarge",
-    "ml.trn1.32xlarge",
-    "ml.trn2.48xlarge",
-)
+# ReservedCapacityInstanceType, read from the service model AWS publishes (botocore's sagemaker 2017-07-24), as
+# AWS's own request validation reads it.
+@functools.cache
+def reserved_types() -> tuple[str, ...]:
+    model = botocore.session.get_session().get_service_model("sagemaker")
+    return tuple(model.shape_for("ReservedCapacityInstanceType").enum)
+
 # The sandbox's own illustrative USD rates per instance-hour; AWS prices each offering itself.
 _RATES = {
     "ml.p4d.24xlarge": Decimal("12.00"),
@@ -107,10 +102,10 @@ def search_offerings(backend: Any, params: dict[str, Any], zones: list[str]) -> 
     instance_type, count = params.get("InstanceType"), params.get("InstanceCount")
     if not instance_type or not count:
         raise ValidationError("InstanceType and InstanceCount are required to search training plan offerings.")
-    if instance_type not in RESERVED_TYPES:
+    if instance_type not in reserved_types():
         raise ValidationError(
             f"Value '{instance_type}' at 'instanceType' failed to satisfy constraint: Member must satisfy enum "
-            f"value set: [{', '.join(RESERVED_TYPES)}]"
+            f"value set: [{', '.join(reserved_types())}]"
         )
     hours = int(params.get("DurationHours") or 24)
     now = datetime.now(UTC)

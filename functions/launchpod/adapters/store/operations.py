@@ -310,8 +310,8 @@ class DynamoOperations:
         phase: str,
         message: str | None,
         outputs: dict[str, Any],
-        status: PhaseStatus = PhaseStatus.SUCCEEDED,
         *,
+        status: PhaseStatus = PhaseStatus.SUCCEEDED,
         known: Sequence[str] | None = None,
     ) -> None:
         """The phase's end and its outputs, in one write."""
