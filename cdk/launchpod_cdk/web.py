@@ -104,6 +104,11 @@ class Web(Construct):
             destination_bucket=self.bucket,
             distribution=self.distribution,
             distribution_paths=["/index.html", "/config.json"],
+            # Every object asks the browser to check it again before each use (a 304 when unchanged): without a
+            # Cache-Control, browsers keep index.html by heuristic for a tenth of its age, and after an upgrade
+            # (which prunes the old hashed files) a cached index.html loads scripts that are gone
+            # (https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html).
+            cache_control=[s3deploy.CacheControl.no_cache()],
             prune=True,
             memory_limit=512,
         )

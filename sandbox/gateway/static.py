@@ -9,6 +9,7 @@ from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.staticfiles import NotModifiedResponse
 
 from sandbox.gateway.proxy import error_envelope
 
@@ -31,11 +32,28 @@ class StaticSite:
         root = self._root
         if root is not None and (root / "index.html").is_file():
             found = _safe_file(root, request.url.path) if request.url.path != "/" else None
-            if found is not None:
-                return FileResponse(found, media_type=mimetypes.guess_type(found.name)[0])
             # Single-page app: every unknown path is a client-side route.
-            return FileResponse(root / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
+            path, media = (found, mimetypes.guess_type(found.name)[0]) if found else (root / "index.html", "text/html")
+            response = FileResponse(
+                path, media_type=media, headers={"Cache-Control": CACHE_CONTROL}, stat_result=path.stat()
+            )  # with its stat, the response has its ETag before it is sent
+            if _not_modified(request, response):
+                return NotModifiedResponse(response.headers)
+            return response
         return HTMLResponse(LANDING_PAGE)
+
+
+# What the deployment stores on every object of the site (cdk/launchpod_cdk/web.py: the BucketDeployment's
+# cache_control), so a browser asks again each time and an upgrade's index.html is never read stale from its cache.
+CACHE_CONTROL = "no-cache"
+
+
+def _not_modified(request: Request, response: Response) -> bool:
+    """S3 (through CloudFront) answers a GET whose If-None-Match holds the object's ETag with 304 Not Modified
+    (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html, If-None-Match)."""
+    asked = request.headers.get("if-none-match")
+    etag = response.headers.get("etag")
+    return bool(asked and etag) and etag in [t.strip().removeprefix("W/") for t in str(asked).split(",")]
 
 
 def _safe_file(root: Path, relative: str) -> Path | None:

@@ -160,6 +160,8 @@ def test_web_is_served_by_cloudfront_through_origin_access_control_with_security
     # the app and config.json (two sources: the build and the generated file)
     [deployment] = synth.of_type("Custom::CDKBucketDeployment").values()
     assert len(deployment["Properties"]["SourceBucketNames"]) == 2
+    # every object is checked again before use: an upgrade's index.html is never read stale from a browser's cache
+    assert deployment["Properties"]["SystemMetadata"] == {"cache-control": "no-cache"}
 
 
 def test_config_json_gives_the_web_app_this_stacks_endpoints_and_cognito_client(synth):

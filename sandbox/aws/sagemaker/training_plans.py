@@ -44,12 +44,14 @@ from sandbox.aws.sagemaker.durations import sim_now
 
 _lock = threading.RLock()
 
+
 # ReservedCapacityInstanceType, read from the service model AWS publishes (botocore's sagemaker 2017-07-24), as
 # AWS's own request validation reads it.
 @functools.cache
 def reserved_types() -> tuple[str, ...]:
     model = botocore.session.get_session().get_service_model("sagemaker")
     return tuple(model.shape_for("ReservedCapacityInstanceType").enum)
+
 
 # The sandbox's own illustrative USD rates per instance-hour; AWS prices each offering itself.
 _RATES = {

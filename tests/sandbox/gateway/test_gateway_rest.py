@@ -160,6 +160,24 @@ def test_static_site_with_spa_fallback(tmp_path: Path, fake: FakeLambda, tokens:
     assert http.get("/healthz").json()["status"] == "ok"
 
 
+def test_every_file_of_the_site_is_checked_again_and_an_unchanged_one_answers_304(
+    tmp_path: Path, fake: FakeLambda, tokens: SandboxTokens
+) -> None:
+    """As the deployment stores it (no-cache on every object) and S3 answers it (304 for a matching ETag): a browser
+    never runs an index.html from its cache, and reloads nothing that did not change."""
+    (tmp_path / "index.html").write_text("<html>app</html>")
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "app.js").write_text("console.log(1)")
+    http = TestClient(build_gateway(lambda_invoke=fake, tokens=tokens, web_dir=tmp_path))
+    for path in ("/", "/clusters/demo", "/assets/app.js"):
+        first = http.get(path)
+        assert first.headers["cache-control"] == "no-cache" and first.headers["etag"], path
+        again = http.get(path, headers={"If-None-Match": first.headers["etag"]})
+        assert (again.status_code, again.content) == (304, b""), path
+    stale = http.get("/assets/app.js", headers={"If-None-Match": '"another"'})
+    assert (stale.status_code, stale.text) == (200, "console.log(1)")
+
+
 def test_landing_page_without_a_web_build(fake: FakeLambda, tokens: SandboxTokens, tmp_path: Path) -> None:
     http = TestClient(build_gateway(lambda_invoke=fake, tokens=tokens, web_dir=tmp_path / "missing"))
     page = http.get("/")
