@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from typing import Any
 
-from launchpod.adapters.aws.logs import ShippedLines
+from launchpod.domain.observability import ShippedLines
 
 from sandbox.aws.logs.filters import JsonFilterPattern
 
@@ -28,7 +27,7 @@ class ShippedLogs:
         meta = {"namespace_name": namespace, "pod_name": pod, "container_name": container}
         self.groups.setdefault(group, []).append((at_ms, json.dumps({"log": line, "kubernetes": meta})))
 
-    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any:
+    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> ShippedLines | None:
         self.asked.append((group, pattern, tail, start_ms))
         if self.found is not None:
             return self.found

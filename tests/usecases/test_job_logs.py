@@ -4,7 +4,7 @@ retained with why."""
 
 from __future__ import annotations
 
-from launchpod.adapters.aws.logs import ShippedLines
+from launchpod.domain.observability import ShippedLines
 from launchpod.usecases.job_logs import LogRead, deleted_job_logs, gone_pod_logs
 
 from tests.fakes.eks import Eks

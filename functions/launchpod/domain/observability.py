@@ -11,6 +11,7 @@ the feature is turned off or the cluster is deleted.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import partial
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView
@@ -23,6 +24,15 @@ from launchpod.domain.plan import Step
 
 PHASE = "Observability"
 FIELD = "observability"
+
+
+@dataclass(frozen=True)
+class ShippedLines:
+    """The last lines of one container of a pod, as Fluent Bit shipped them to the cluster's log group, oldest first."""
+
+    pod: str
+    container: str
+    lines: list[str]
 
 
 def entry() -> ObservabilityEntry:

@@ -19,6 +19,7 @@ from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEv
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
 from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.notifications import Notification, Subscriber
+from launchpod.domain.observability import ShippedLines
 from launchpod.domain.operations import OperationStore
 from launchpod.domain.preferences import CallerPreferences
 from launchpod.domain.quotas import Quota
@@ -245,7 +246,9 @@ class MlflowRuns(Protocol):
 class ShippedLogs(Protocol):
     """CloudWatch Logs' container lines (adapters.aws.logs)."""
 
-    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any: ...
+    def container_lines(
+        self, group: str, pattern: str, tail: int, start_ms: int | None = None
+    ) -> ShippedLines | None: ...
 
 
 class ObjectPages(Protocol):

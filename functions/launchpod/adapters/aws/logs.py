@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import dataclass
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
-
-
-@dataclass(frozen=True)
-class ShippedLines:
-    pod: str
-    container: str
-    lines: list[str]
+from launchpod.domain.observability import ShippedLines
 
 
 def _record(message: str) -> dict[str, object]:
