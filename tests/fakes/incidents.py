@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from launchpod.adapters.store.incidents import KEEP
+from launchpod.domain.nodes.ladder import IncidentsDocument
 
 
 class IncidentDocs:
@@ -17,11 +18,11 @@ class IncidentDocs:
         self.docs = {k: (v, 1) for k, v in (docs or {}).items()}
         self.contended, self.writes = contended, 0
 
-    def get(self, cluster: str) -> tuple[dict[str, Any], int]:
+    def get(self, cluster: str) -> tuple[IncidentsDocument, int]:
         doc, version = self.docs.get(cluster, ({"policy": None, "incidents": []}, 0))
-        return json.loads(json.dumps(doc)), version
+        return cast(IncidentsDocument, json.loads(json.dumps(doc))), version
 
-    def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool:
+    def put(self, cluster: str, doc: IncidentsDocument, version: int) -> bool:
         current = self.docs.get(cluster, ({}, 0))
         if self.contended:
             self.contended -= 1

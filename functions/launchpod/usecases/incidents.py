@@ -14,6 +14,7 @@ from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain.errors import Conflict, NotFound, next_step
 from launchpod.domain.nodes import ladder
+from launchpod.domain.nodes.ladder import IncidentsDocument
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import ClusterRecords, IncidentDocs
 from launchpod.usecases.proposal import at_once
@@ -34,11 +35,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def policy_of(doc: dict[str, Any]) -> str:
+def policy_of(doc: IncidentsDocument) -> str:
     return str(doc.get("policy") or ladder.DEFAULT_POLICY)
 
 
-def rewrite(cluster: str, change: Callable[[dict[str, Any]], bool], busy: str, *, ports: IncidentPorts) -> bool:
+def rewrite(cluster: str, change: Callable[[IncidentsDocument], bool], busy: str, *, ports: IncidentPorts) -> bool:
     """Read-modify-write the cluster's document until no concurrent writer got in between. ``change`` edits
     the document and says whether it changed anything (it may run again on a fresh read); nothing changed
     is not written (False). Still contended after 8 tries: 409 with ``busy``."""
@@ -83,7 +84,7 @@ def set_policy(
     doc, _ = ports.incidents.get(name)
     plan = ladder.policy_plan(name, policy_of(doc), request.policy)
 
-    def change(doc: dict[str, Any]) -> bool:
+    def change(doc: IncidentsDocument) -> bool:
         if doc.get("policy") == request.policy:  # a concurrent caller set it first
             return False
         doc["policy"] = request.policy

@@ -17,6 +17,7 @@ from launchpod.domain.mlflow import MetricPoint, MlflowRun, TrackingServer
 from launchpod.domain.network import Subnet
 from launchpod.domain.nodes.hyperpod_event import ClusterEventDetails, ClusterEventPage, EventFilter
 from launchpod.domain.nodes.hyperpod_node import HyperPodNode, NodeDetails
+from launchpod.domain.nodes.ladder import IncidentsDocument
 from launchpod.domain.nodes.moves import MovedNodes, NodeMove
 from launchpod.domain.notifications import Notification, Subscriber
 from launchpod.domain.observability import ShippedLines
@@ -263,8 +264,8 @@ class ObjectPages(Protocol):
 class IncidentDocs(Protocol):
     """A cluster's incidents and ladder policy, one versioned document (adapters.store.incidents)."""
 
-    def get(self, cluster: str) -> tuple[dict[str, Any], int]: ...
-    def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool: ...
+    def get(self, cluster: str) -> tuple[IncidentsDocument, int]: ...
+    def put(self, cluster: str, doc: IncidentsDocument, version: int) -> bool: ...
 
 
 class NotificationTopic(Protocol):

@@ -17,6 +17,7 @@ from launchpod.contracts.operations import OperationStatus, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, LaunchpodError
 from launchpod.domain.nodes import actions, ladder
+from launchpod.domain.nodes.ladder import Command, Incident, IncidentsDocument
 from launchpod.runtime import wiring
 from launchpod.usecases import incidents, nodes, notifications, streaming
 from launchpod.usecases.ports import KubeReader
@@ -57,13 +58,13 @@ def real() -> RemediationPorts:
 
 
 def _update(
-    cluster: str, change: Callable[[dict[str, Any]], list[dict[str, Any]]], *, ports: RemediationPorts
-) -> list[dict[str, Any]]:
+    cluster: str, change: Callable[[IncidentsDocument], list[Incident]], *, ports: RemediationPorts
+) -> list[Incident]:
     """Read-modify-write the cluster's incidents until no concurrent writer got in between; returns the
     incidents ``change`` touched (it may be run again on a fresh read), each pushed once written."""
-    touched: list[dict[str, Any]] = []
+    touched: list[Incident] = []
 
-    def edit(doc: dict[str, Any]) -> bool:
+    def edit(doc: IncidentsDocument) -> bool:
         touched[:] = change(doc)
         return bool(touched)
 
@@ -76,7 +77,7 @@ def _update(
     return touched
 
 
-def _tell(cluster: str, incident: dict[str, Any], *, ports: RemediationPorts) -> None:
+def _tell(cluster: str, incident: Incident, *, ports: RemediationPorts) -> None:
     """An incident opened, and a ladder that stopped (fleet instability, a failed replacement, stuck): each
     told once per incident (and per stopping state), however often the incident is rewritten."""
     node, path = incident["nodeId"], f"/clusters/{cluster}"
@@ -114,7 +115,7 @@ def _node_action_holding(exc: LaunchpodError, *, ports: RemediationPorts) -> str
     return operation.id if operation.kind in actions.KINDS else None
 
 
-def _run(cluster: str, incident_id: str, cmd: dict[str, Any], *, ports: RemediationPorts, attempts: int = 3) -> None:
+def _run(cluster: str, incident_id: str, cmd: Command, *, ports: RemediationPorts, attempts: int = 3) -> None:
     """Start the ladder's command as an operation, and record that it ran (or why it could not). While
     another node action holds the cluster the command waits for it: that action's FollowUp runs it."""
     request: dict[str, Any] = {k: v for k, v in cmd["arguments"].items() if k != "name"}
@@ -123,7 +124,7 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], *, ports: Remediat
         # The same submit as the nodes routes', without their look at the cluster's state: HyperPod reported
         # the fault, and a refusal is recorded on the incident as blocked.
         operation = nodes.submit_action(_KIND[cmd["action"]], cluster, request, LADDER, ports=ports.nodes)
-        record: Callable[[dict[str, Any]], None] = lambda i: ladder.started(i, cmd, operation.id, incidents.now())  # noqa: E731
+        record: Callable[[Incident], None] = lambda i: ladder.started(i, cmd, operation.id, incidents.now())  # noqa: E731
     except LaunchpodError as exc:
         if isinstance(exc, Conflict) and not exc.extra.get("holder") and attempts > 1:
             # The holder released the cluster between the refusal and the look at who held it: again.
@@ -136,7 +137,7 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], *, ports: Remediat
         else:
             record = lambda i: ladder.blocked(i, cmd, reason, incidents.now())  # noqa: E731
 
-    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    def change(doc: IncidentsDocument) -> list[Incident]:
         incident = next((i for i in doc["incidents"] if i["id"] == incident_id), None)
         if incident is None:
             return []
@@ -146,7 +147,7 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], *, ports: Remediat
     _update(cluster, change, ports=ports)
     if holder and attempts > 1 and _terminal(holder, ports=ports):
         # The holder ended between the refusal and the record: its FollowUp may have missed the command.
-        def take(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        def take(doc: IncidentsDocument) -> list[Incident]:
             incident = next((i for i in doc["incidents"] if i["id"] == incident_id and i.get("pending")), None)
             if incident is None:
                 return []
@@ -177,7 +178,7 @@ def on_health_event(event: ladder.HealthEvent, *, ports: RemediationPorts) -> di
     decided: dict[str, Any] = {}
     replaced = 0 if event.healthy else replaced_recently(event.cluster, ports=ports)
 
-    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    def change(doc: IncidentsDocument) -> list[Incident]:
         decision = ladder.decide(doc["incidents"], event, incidents.policy_of(doc), incidents.now(), replaced)
         decided.update(decision=decision, policy=incidents.policy_of(doc))
         return [decision.incident] if decision.incident is not None and decision.changed else []
@@ -202,18 +203,14 @@ def acting(cluster: str, kind: str, node_ids: list[str], operation_id: str, *, p
     if kind not in (actions.REBOOT, actions.REPLACE):
         return
 
-    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    def change(doc: IncidentsDocument) -> list[Incident]:
         touched = []
         for node_id in node_ids:
             incident = ladder.open_incident(doc["incidents"], node_id)
             if incident is not None and incident.get("operationId") != operation_id:
                 verb = actions.VERB[kind]
-                ladder.started(
-                    incident,
-                    {"action": verb, "why": f"{verb} started by {operation_id}"},
-                    operation_id,
-                    incidents.now(),
-                )
+                cmd = ladder.command(cluster, verb, node_id, f"{verb} started by {operation_id}")
+                ladder.started(incident, cmd, operation_id, incidents.now())
                 touched.append(incident)
         return touched
 
@@ -225,7 +222,7 @@ def ended(
 ) -> None:
     """A node action ended: each node's outcome moves its incident up the ladder (or closes it)."""
 
-    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    def change(doc: IncidentsDocument) -> list[Incident]:
         touched = []
         for o in outcomes:
             incident = ladder.open_incident(doc["incidents"], o.nodeId)
@@ -242,9 +239,9 @@ def ended(
 
 def follow_up(cluster: str, node_ids: list[str], *, ports: RemediationPorts) -> list[str]:
     """After a node action released the cluster: run (auto) or suggest what was decided while it ran."""
-    todo: list[tuple[str, dict[str, Any]]] = []
+    todo: list[tuple[str, Command]] = []
 
-    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    def change(doc: IncidentsDocument) -> list[Incident]:
         todo.clear()
         touched = []
         for incident in doc["incidents"]:

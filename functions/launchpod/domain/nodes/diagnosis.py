@@ -33,7 +33,7 @@ def _events_finding(errors: list[dict[str, Any]], levels: str) -> dict[str, Any]
     )
 
 
-def _suggest(cmd: dict[str, Any]) -> dict[str, Any]:
+def _suggest(cmd: ladder.Command) -> dict[str, Any]:
     return {"tool": cmd["tool"], "arguments": cmd["arguments"], "rest": cmd["rest"], "why": cmd["why"], "mutates": True}
 
 

@@ -14,7 +14,7 @@ Rules:
 * Policy ``off`` records incidents only; ``suggest`` records the next command for a person or agent;
   ``auto`` runs it as an operation (the caller does, with the command this module hands back).
 
-Incidents are plain dicts (what the store keeps); times are ISO 8601 strings.
+Incidents are JSON documents (what the store keeps), typed below as TypedDicts; times are ISO 8601 strings.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from launchpod.domain.plan import Field, Plan, Step, diff
 
@@ -48,6 +48,59 @@ _POLICY_MEANS = {
 }
 
 
+class Command(TypedDict):
+    """The ladder's next step, as an MCP tool call and its REST equivalent (``tool`` and ``rest`` None: alert)."""
+
+    action: str
+    tool: str | None
+    arguments: dict[str, Any]
+    rest: str | None
+    why: str
+
+
+class LadderStep(TypedDict):
+    """One thing that happened to an incident (``mode``: recorded, suggested, ran, done, failed, blocked)."""
+
+    at: str
+    action: str
+    mode: str
+    note: str
+    operationId: str | None
+
+
+class Incident(TypedDict):
+    """One node's incident: its node-health events folded, where it stands on the ladder and what came next."""
+
+    cluster: str
+    id: str
+    nodeId: str
+    nodes: list[str]  # the node and the replacements that took its place
+    state: str
+    faultType: str | None
+    reason: str | None
+    recommendation: str | None
+    openedAt: str
+    lastEventAt: str
+    lastUnhealthyAt: str
+    lastProgressAt: str
+    bootId: str | None
+    events: int
+    duplicates: int
+    reboots: int
+    replacements: int
+    nextStep: Command | None
+    pending: Command | None  # decided while an action ran on the node; run or suggested when it ends
+    steps: list[LadderStep]
+    operationId: NotRequired[str]  # the node action running or last run on the node
+
+
+class IncidentsDocument(TypedDict):
+    """A cluster's incidents and its ladder policy (None: never set, read as DEFAULT_POLICY): one stored document."""
+
+    policy: str | None
+    incidents: list[Incident]
+
+
 @dataclass(frozen=True)
 class HealthEvent:
     """One "SageMaker HyperPod Cluster Node Health Event", as Launchpod reads it."""
@@ -69,10 +122,10 @@ class HealthEvent:
 
 @dataclass
 class Decision:
-    incident: dict[str, Any] | None
+    incident: Incident | None
     duplicate: bool = False
     opened: bool = False
-    run: dict[str, Any] | None = None  # the command to run now (auto policy)
+    run: Command | None = None  # the command to run now (auto policy)
     changed: bool = True
     notes: list[str] = field(default_factory=list)
 
@@ -85,7 +138,7 @@ def _at(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def command(cluster: str, action: str, node_id: str, why: str) -> dict[str, Any]:
+def command(cluster: str, action: str, node_id: str, why: str) -> Command:
     """The next step as an MCP tool call and its REST equivalent."""
     if action == "investigate":
         return {
@@ -109,7 +162,7 @@ def command(cluster: str, action: str, node_id: str, why: str) -> dict[str, Any]
     }
 
 
-def new_incident(event: HealthEvent) -> dict[str, Any]:
+def new_incident(event: HealthEvent) -> Incident:
     stamp = event.at.strftime("%Y%m%dT%H%M%S")
     return {
         "cluster": event.cluster,
@@ -135,12 +188,12 @@ def new_incident(event: HealthEvent) -> dict[str, Any]:
     }
 
 
-def open_incident(incidents: list[dict[str, Any]], node_id: str) -> dict[str, Any] | None:
+def open_incident(incidents: list[Incident], node_id: str) -> Incident | None:
     mine = [i for i in incidents if i["nodeId"] == node_id and i["state"] != "resolved"]
     return max(mine, key=lambda i: i["openedAt"]) if mine else None
 
 
-def replacements_in_window(incidents: list[dict[str, Any]], now: datetime) -> int:
+def replacements_in_window(incidents: list[Incident], now: datetime) -> int:
     since = now - timedelta(seconds=FLEET_WINDOW)
     return sum(
         1
@@ -150,19 +203,17 @@ def replacements_in_window(incidents: list[dict[str, Any]], now: datetime) -> in
     )
 
 
-def _step(incident: dict[str, Any], at: datetime, action: str, mode: str, note: str, op: str | None = None) -> None:
+def _step(incident: Incident, at: datetime, action: str, mode: str, note: str, op: str | None = None) -> None:
     incident["steps"].append({"at": _iso(at), "action": action, "mode": mode, "note": note, "operationId": op})
 
 
-def _repeat(incident: dict[str, Any], event: HealthEvent) -> bool:
+def _repeat(incident: Incident, event: HealthEvent) -> bool:
     if event.boot_id and incident.get("bootId"):
         return bool(event.boot_id == incident["bootId"])
     return (event.at - _at(incident["lastUnhealthyAt"])).total_seconds() <= DEDUPE_SECONDS
 
 
-def _next_rung(
-    incident: dict[str, Any], now: datetime, others: list[dict[str, Any]], replaced: int = 0
-) -> tuple[str, str]:
+def _next_rung(incident: Incident, now: datetime, others: list[Incident], replaced: int = 0) -> tuple[str, str]:
     """(action, why) for an incident whose node is unhealthy (again)."""
     node = incident["nodeId"]
     # A reboot counts from when it starts: a fault reported while it runs does not earn a second one.
@@ -179,9 +230,7 @@ def _next_rung(
     return "replace", f"{node} is unhealthy again after a reboot: replace it (its local volumes are lost)."
 
 
-def decide(
-    incidents: list[dict[str, Any]], event: HealthEvent, policy: str, now: datetime, replaced: int = 0
-) -> Decision:
+def decide(incidents: list[Incident], event: HealthEvent, policy: str, now: datetime, replaced: int = 0) -> Decision:
     """Fold one health event into the cluster's incidents and say what the ladder does next.
     ``replaced``: nodes replaced on the cluster in the last FLEET_WINDOW by anyone (replace operations)."""
     incident = open_incident(incidents, event.node_id)
@@ -230,7 +279,7 @@ def decide(
 
 
 def _apply(
-    incident: dict[str, Any],
+    incident: Incident,
     action: str,
     why: str,
     policy: str,
@@ -264,7 +313,8 @@ def _apply(
     return Decision(incident, opened=opened, run=cmd)
 
 
-def started(incident: dict[str, Any], cmd: dict[str, Any], operation_id: str, now: datetime) -> None:
+def started(incident: Incident, cmd: Command, operation_id: str, now: datetime) -> None:
+    """The node action ``operation_id`` (what ``cmd`` asked) started on the incident's node."""
     incident["state"] = "acting"
     incident["pending"] = None
     incident["operationId"] = operation_id
@@ -274,20 +324,20 @@ def started(incident: dict[str, Any], cmd: dict[str, Any], operation_id: str, no
         _step(incident, now, cmd["action"], "ran", cmd["why"], operation_id)
 
 
-def waiting(incident: dict[str, Any], cmd: dict[str, Any], holder: str, now: datetime) -> None:
+def waiting(incident: Incident, cmd: Command, holder: str, now: datetime) -> None:
     """The command waits for the node action holding the cluster; that action's follow-up runs it."""
     incident["pending"] = cmd
     incident["nextStep"] = cmd
     _step(incident, now, cmd["action"], "recorded", f"Waits for {holder} to release the cluster, then runs.", holder)
 
 
-def blocked(incident: dict[str, Any], cmd: dict[str, Any], reason: str, now: datetime) -> None:
+def blocked(incident: Incident, cmd: Command, reason: str, now: datetime) -> None:
     incident["nextStep"] = cmd
     _step(incident, now, cmd["action"], "blocked", f"Not run: {reason}. Run it yourself: {cmd['tool']}.")
 
 
 def outcome(
-    incident: dict[str, Any],
+    incident: Incident,
     kind: str,
     ok: bool,
     message: str,
@@ -335,14 +385,15 @@ def outcome(
     _step(incident, now, "alert", "recorded", why)
 
 
-def view(incident: dict[str, Any], now: datetime) -> dict[str, Any]:
+def view(incident: Incident, now: datetime) -> dict[str, Any]:
     """The incident as shown: states that follow from time alone are derived here."""
-    out = {
+    out: dict[str, Any] = {
         k: v
         for k, v in incident.items()
         if k not in ("lastUnhealthyAt", "lastProgressAt", "bootId", "pending", "operationId")
     }
-    out["steps"] = list(incident["steps"])
+    steps: list[LadderStep] = list(incident["steps"])
+    out["steps"] = steps
     state = incident["state"]
     progress = _at(incident["lastProgressAt"])
     if state == "watching" and (now - progress).total_seconds() > WATCH_SECONDS:
@@ -361,7 +412,7 @@ def view(incident: dict[str, Any], now: datetime) -> dict[str, Any]:
         and incident["steps"][-1]["action"] == "replace"
         and (now - progress).total_seconds() > REPLACEMENT_WATCH_SECONDS
     ):
-        out["steps"].append(
+        steps.append(
             {
                 "at": _iso(now),
                 "action": "watch",
