@@ -141,7 +141,8 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     GATE.configure(identities, ACCOUNT, REGION, PREFIX)
     environment = {
         ENV_KEYS["region"]: REGION,
-        # every table's name, as launchpod.environment gives each deployed function
+        # every table's name: the sandbox's own process (its admin routes, in-process handlers) reads any table;
+        # each function's environment has only the tables it is granted (launchpod.environment)
         **{ENV_KEYS[f"{t.key}_table"]: table_name(t.key) for t in registry.TABLES},
         ENV_KEYS["notifications_topic_arn"]: topic_arn,
         ENV_KEYS["workflows"]: json.dumps(machines),

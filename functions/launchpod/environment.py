@@ -28,7 +28,8 @@ class DeployedNames:
 
 
 def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, str]:
-    env = {ENV_KEYS[f"{key}_table"]: name for key, name in names.tables.items()}
+    # the names of the tables it is granted (spec.tables: its role's DynamoDB statements), as it can read no other
+    env = {ENV_KEYS[f"{key}_table"]: name for key, name in names.tables.items() if key in spec.tables}
     env |= {
         ENV_KEYS["kube_role_arn"]: names.kube_role_arn,
         ENV_KEYS["resource_prefix"]: names.prefix,

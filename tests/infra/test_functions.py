@@ -56,6 +56,13 @@ def test_every_registry_function_is_python_312_arm64_traced_with_json_logs(synth
         assert len(props["Layers"]) == 1, "third-party libraries come from the one dependency layer"
 
 
+def test_a_function_is_given_the_names_of_the_tables_it_is_granted_and_no_others(synth):
+    table_keys = {ENV_KEYS[f"{t.key}_table"]: t.key for t in registry.TABLES}
+    for spec in registry.FUNCTIONS:
+        env = _function(synth, spec.name)["Properties"]["Environment"]["Variables"]
+        assert {table_keys[k] for k in env if k in table_keys} == set(spec.tables), spec.name
+
+
 # A CloudFormation stack holds at most 500 resources
 # (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html): past it the
 # deploy fails whole. Room for this many more functions (about three resources each) is kept.
@@ -120,6 +127,7 @@ def test_no_wildcard_action_and_every_star_resource_has_a_written_reason(synth):
 
 
 def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_workflows(synth):
+    # the same settings, less what each is given for its role: workflows, tokens, notifications, its tables
     allowed = set(ENV_KEYS.values()) | {
         "POWERTOOLS_SERVICE_NAME",
         "POWERTOOLS_METRICS_NAMESPACE",
@@ -137,6 +145,7 @@ def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_wo
         assert ("LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN" in env) == ("LAUNCHPOD_CONSOLE_URL" in env) == notifies
         per_role = {"LAUNCHPOD_WORKFLOWS", "LAUNCHPOD_JWT_ISSUER", "LAUNCHPOD_JWT_AUDIENCE"}
         per_role |= {"LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN", "LAUNCHPOD_CONSOLE_URL"}
+        per_role |= {ENV_KEYS[f"{t.key}_table"] for t in registry.TABLES}  # the test above
         key_sets.add(frozenset(set(env) - per_role))
         assert env["LAUNCHPOD_KUBE_ROLE_ARN"] == {"Fn::GetAtt": [_kube_role(synth), "Arn"]}
     assert len(key_sets) == 1
