@@ -110,6 +110,7 @@ def install_sfn_fixes() -> None:
         state_task_service_sfn as sfn_task,
     )
     from moto.stepfunctions.parser.models import StepFunctionsParserBackend
+    from moto.stepfunctions.parser.utils import TMP_THREADS
 
     # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
     # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
@@ -167,6 +168,9 @@ def install_sfn_fixes() -> None:
     def start_execution(
         self: Any, state_machine_arn: str, name: Any = None, execution_input: Any = None, trace_header: Any = None
     ) -> Any:
+        # moto's interpreter keeps every thread it starts (TMP_THREADS, a module list) for good: a sandbox left
+        # running for days would hold each execution's threads. Those that ended are let go at the next start.
+        TMP_THREADS[:] = [thread for thread in TMP_THREADS if thread.is_alive()]
         run = original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
         started[run.exec_arn] = run
         return run

@@ -150,6 +150,20 @@ def test_unnamed_executions_get_distinct_names(client, state_machine):
     finished_execution(sfn, second)
 
 
+def test_the_threads_of_ended_executions_are_let_go(client, state_machine):
+    """A sandbox left running for days does not hold every execution's threads (moto keeps them all)."""
+    from moto.stepfunctions.parser.utils import TMP_THREADS
+
+    sfn = client("stepfunctions")
+    sm = state_machine({"StartAt": "P", "States": {"P": {"Type": "Pass", "End": True}}})
+    for _ in range(3):
+        finished_execution(sfn, sfn.start_execution(stateMachineArn=sm, input="{}")["executionArn"])
+    ended = [t for t in TMP_THREADS if not t.is_alive()]
+    assert ended  # moto kept them
+    sfn.start_execution(stateMachineArn=sm, input="{}")
+    assert not [t for t in ended if t in TMP_THREADS]
+
+
 def test_aws_sdk_eks_integration_takes_pascal_case_and_names_errors_like_aws(client, state_machine):
     sfn = client("stepfunctions")
     sm = state_machine(
