@@ -9,7 +9,7 @@ from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
-from starlette.staticfiles import NotModifiedResponse
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 
 from sandbox.gateway.proxy import error_envelope
 
@@ -49,11 +49,13 @@ CACHE_CONTROL = "no-cache"
 
 
 def _not_modified(request: Request, response: Response) -> bool:
-    """S3 (through CloudFront) answers a GET whose If-None-Match holds the object's ETag with 304 Not Modified
-    (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html, If-None-Match)."""
-    asked = request.headers.get("if-none-match")
-    etag = response.headers.get("etag")
-    return bool(asked and etag) and etag in [t.strip().removeprefix("W/") for t in str(asked).split(",")]
+    """S3 (through CloudFront) answers a GET whose If-None-Match holds the object's ETag, or whose If-Modified-Since
+    is not before its Last-Modified, with 304 Not Modified
+    (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): Starlette's StaticFiles check."""
+    return _CONDITIONAL_GET.is_not_modified(response.headers, request.headers)
+
+
+_CONDITIONAL_GET = StaticFiles(check_dir=False)  # only its is_not_modified is used
 
 
 def _safe_file(root: Path, relative: str) -> Path | None:

@@ -32,9 +32,10 @@ def control_plane(sandbox):
 def with_nodes(sandbox, control_plane):
     """The control plane with HyperPod nodes to run its controllers on. The module's tests give it two
     (the capacity test); run alone, a test that needs them makes a one-node cluster here."""
+    sagemaker = sandbox.aws("sagemaker")
     try:
-        sandbox.aws("sagemaker").describe_cluster(ClusterName=control_plane)
-    except sandbox.aws("sagemaker").exceptions.ResourceNotFound:
+        sagemaker.describe_cluster(ClusterName=control_plane)
+    except sagemaker.exceptions.ResourceNotFound:
         sandbox.install_dependencies(control_plane)
         body = {"availabilityZone": "us-east-1a", "instanceGroups": [{**GPU_GROUP, "instanceCount": 1}]}
         with sandbox.client() as c:

@@ -52,6 +52,12 @@ def instance_types() -> tuple[str, ...]:
 
 
 @functools.cache
+def reserved_types() -> tuple[str, ...]:
+    """botocore's ``ReservedCapacityInstanceType`` enum: the instance types a training plan reserves."""
+    return tuple(_service_model().shape_for("ReservedCapacityInstanceType").enum)
+
+
+@functools.cache
 def detail_members() -> frozenset[str]:
     return frozenset(_service_model().shape_for("ClusterInstanceGroupDetails").members)
 

@@ -29,7 +29,6 @@ What AWS's API reference says, and what the sandbox does with it:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import threading
@@ -37,20 +36,12 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-import botocore.session
 from moto.sagemaker.exceptions import ResourceInUseException, ResourceNotFound, ValidationError
 
+from sandbox.aws.sagemaker.common import reserved_types
 from sandbox.aws.sagemaker.durations import sim_now
 
 _lock = threading.RLock()
-
-
-# ReservedCapacityInstanceType, read from the service model AWS publishes (botocore's sagemaker 2017-07-24), as
-# AWS's own request validation reads it.
-@functools.cache
-def reserved_types() -> tuple[str, ...]:
-    model = botocore.session.get_session().get_service_model("sagemaker")
-    return tuple(model.shape_for("ReservedCapacityInstanceType").enum)
 
 
 # The sandbox's own illustrative USD rates per instance-hour; AWS prices each offering itself.

@@ -46,23 +46,11 @@ def attrs_to_item(attrs: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- conditional writes
 
 
-def conditional(write: Callable[[], object]) -> bool:
-    """Run a conditional write: True when it was made, False when its condition failed
-    (ConditionalCheckFailedException, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html#WorkingWithItems.ConditionalUpdate)."""
-    try:
-        write()
-    except ClientError as exc:
-        if error_code(exc) == "ConditionalCheckFailedException":
-            return False
-        raise
-    return True
-
-
 def conditional_or_old(write: Callable[[], object]) -> dict[str, Any] | None:
-    """Run a conditional write made with ``ReturnValuesOnConditionCheckFailure="ALL_OLD"``: None when it was made,
-    the item that failed the condition when it was not (DynamoDB returns it in the exception's ``Item``,
-    https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValuesOnConditionCheckFailure),
-    so the writer learns why without a second read."""
+    """Run a conditional write: None when it was made, else the item that failed the condition. A write made with
+    ``ReturnValuesOnConditionCheckFailure="ALL_OLD"`` gets that item in the exception's ``Item``
+    (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValuesOnConditionCheckFailure),
+    so the writer learns why without a second read; one made without it gets {}."""
     try:
         write()
     except ClientError as exc:
@@ -70,6 +58,12 @@ def conditional_or_old(write: Callable[[], object]) -> dict[str, Any] | None:
             return attrs_to_item(exc.response.get("Item") or {})
         raise
     return None
+
+
+def conditional(write: Callable[[], object]) -> bool:
+    """Run a conditional write: True when it was made, False when its condition failed
+    (ConditionalCheckFailedException, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html#WorkingWithItems.ConditionalUpdate)."""
+    return conditional_or_old(write) is None
 
 
 def get_versioned(table: Any, key: dict[str, str]) -> tuple[Any, int] | None:
