@@ -25,6 +25,7 @@ def _sandbox(args: argparse.Namespace) -> int:
         time_scale=args.time_scale,
         verbose=args.verbose,
         iam_evaluation=not args.no_iam,
+        log_dir=Path(args.log_dir) if args.log_dir else None,
     ).start()
     if args.tokens_file:
         Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         help="do not authorize AWS calls against each function's role (only to measure what that costs)",
     )
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
+    sandbox.add_argument("--log-dir", help="write the functions' logs here (default: a new temporary folder)")
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
     kubeconfig.add_parsers(sub)
     if args_in[:1] not in (["sandbox"], ["kubeconfig"], ["eks-token"]):

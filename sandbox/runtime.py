@@ -40,6 +40,8 @@ class Sandbox:
     iam_evaluation: bool = True
     # each function in execution environments of its own, as Lambda runs it (off only to measure its cost)
     execution_environments: bool = True
+    # where the execution environments' logs go (a new folder under the system's temporary one when not given)
+    log_dir: Path | None = None
     tokens: Any = None
     faults: Any = None
     function_faults: Any = None
@@ -226,7 +228,9 @@ class Sandbox:
                 "AWS_SESSION_TOKEN": creds["SessionToken"],
             }
 
-        self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
+        if self.log_dir is None:
+            self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
         self.lambdas = ExecutionEnvironments(
             aws_url=self.aws_url,
             log_dir=self.log_dir,

@@ -10,6 +10,7 @@ import base64
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -193,6 +194,8 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
                 time_scale,
                 "--tokens-file",
                 str(tokens_file),
+                "--log-dir",
+                str(workdir / "lambda"),
             ],
             cwd=ROOT,
             env=env,
@@ -207,6 +210,7 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
             process.kill()
             said = log.read_text()
             if not last_try and "address already in use" in said.lower():
+                shutil.rmtree(workdir, ignore_errors=True)
                 yield None
                 return
             pytest.fail(f"the sandbox did not start:\n{said[-4000:]}")
@@ -220,12 +224,19 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
     )
     try:
         yield running
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+    except BaseException:
+        _stop(process)
+        raise  # the folder stays, its logs named in the failure
+    _stop(process)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 # The worker's shared sandbox, while it runs: stopped when the session ends, or before the first unit test (see

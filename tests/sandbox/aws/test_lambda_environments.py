@@ -178,10 +178,12 @@ def test_the_filesystem_is_read_only_outside_tmp(lambdas):
     # not under /tmp, wherever the checkout is (a clone under /tmp would make the test's own folder writable)
     outside = Path("/var/launchpod-written-by-a-function.json")
     refused, _ = _answer(lambdas, "write", {"path": str(outside)})
-    allowed, _ = _answer(lambdas, "write", {"path": "/tmp/launchpod-probe-state.json"})
+    inside = Path(f"/tmp/launchpod-probe-{os.getpid()}.json")  # Lambda's writable /tmp, whatever TMPDIR says
+    allowed, _ = _answer(lambdas, "write", {"path": str(inside)})
     assert refused == "30 Read-only file system"
     assert allowed == "written"
     assert not outside.exists()
+    inside.unlink()
 
 
 @pytest.mark.parametrize("module", ["sandbox", "moto", "tests", "mcp_gateway", "httpx"])
