@@ -139,6 +139,14 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
     return Request(entry.method.upper(), path, params or None, None)
 
 
+def api_root(url: str) -> str:
+    """The URL every REST path (``/api/...``) is under: an API stage's (``https://…/v1``) or the sandbox's root.
+    A URL that already ends in ``/api``, as the REST line of the sandbox's banner does, is taken as that root:
+    every route starts with ``/api``, so ``…/api/api/clusters`` could only be a path that does not exist."""
+    root = url.rstrip("/")
+    return root.removesuffix("/api") if root.endswith("/api") else root
+
+
 class RestClient:
     """Calls the REST API with one caller's bearer token. Cheap to build: one per tool call. The ``launchpod``
     command line (``cli/``) calls the API through it too, under its own user agent."""
@@ -152,7 +160,7 @@ class RestClient:
         timeout: float = 30.0,
         user_agent: str = USER_AGENT,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = api_root(base_url)
         self.token = token
         self._transport = transport
         self._timeout = timeout

@@ -424,3 +424,19 @@ def test_results_are_json_text_and_structured_content() -> None:
     result = ok({"a": 1})
     assert isinstance(result.content[0], types.TextContent)
     assert json.loads(result.content[0].text) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    "given", ["http://api.test", "http://api.test/", "http://api.test/api", "http://api.test/api/"]
+)
+async def test_the_api_url_may_be_given_with_or_without_its_api_path(given: str) -> None:
+    # The sandbox's banner lists REST at http://127.0.0.1:3099/api; pasted as --api-url, it must still reach the routes.
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"items": []})
+
+    client = RestClient(given, "tok", transport=httpx.MockTransport(record))
+    await ToolRunner(client).call("list_clusters", {})
+    assert str(seen[0].url) == "http://api.test/api/clusters"
