@@ -87,11 +87,11 @@ def test_websocket_without_token_fails_the_handshake(served: tuple[str, SandboxT
 
 
 def test_fastmcp_streamable_http_app_is_reachable_at_mcp() -> None:
-    fastmcp = pytest.importorskip("mcp.server.fastmcp")
     from mcp import ClientSession
-    from mcp.client.streamable_http import streamablehttp_client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.server.fastmcp import FastMCP
 
-    server = fastmcp.FastMCP("probe")
+    server = FastMCP("probe")
 
     @server.tool()
     def add(a: int, b: int) -> int:
@@ -103,7 +103,7 @@ def test_fastmcp_streamable_http_app_is_reachable_at_mcp() -> None:
 
     async def call(address: str) -> str:
         async with (
-            streamablehttp_client(f"http://{address}/mcp") as (read, write, _),
+            streamable_http_client(f"http://{address}/mcp") as (read, write, _),
             ClientSession(read, write) as session,
         ):
             await session.initialize()
