@@ -125,7 +125,8 @@ class _FakeRuntimeApi(BaseHTTPRequestHandler):
 
 
 def test_container_entrypoint_serves_lambda_invocations_through_the_runtime_api() -> None:
-    pytest.importorskip("awslambdaric", reason="awslambdaric is installed in the image (requirements.txt)")
+    import awslambdaric  # noqa: F401 - the image's runtime client (requirements.txt), in the dev extras too
+
     from tests.mcp_gateway.support import INITIALIZE_PARAMS
     from tests.mcp_gateway.test_mcp_lambda import _event, _rpc
 
