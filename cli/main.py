@@ -31,6 +31,7 @@ from cli.commands import (
     literal,
     max_of,
 )
+from mcp_gateway.help import Parser
 
 if TYPE_CHECKING:
     from mcp_gateway.rest import RestError
@@ -286,7 +287,7 @@ def _completion(root: argparse.ArgumentParser, shell: str) -> int:
 
 
 def parser(catalog: Iterable[CatalogEntry] = CATALOG) -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="launchpod", description="Launchpod's REST API from the command line.")
+    root: argparse.ArgumentParser = Parser(prog="launchpod", description="Launchpod's REST API from the command line.")
     sub = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_commands(sub, root, catalog)
     return root

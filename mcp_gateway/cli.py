@@ -14,11 +14,13 @@ from collections.abc import Sequence
 
 import anyio
 
+from mcp_gateway.help import Parser
+
 DEFAULT_API_URL = "http://127.0.0.1:3099"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="launchpod mcp",
         description="Launchpod's MCP gateway: the REST API as MCP tools, with playbooks as prompts.",
     )

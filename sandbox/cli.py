@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from cli.main import add_commands
+from mcp_gateway.help import Parser
 from sandbox import kubeconfig
 
 
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         from mcp_gateway.cli import main as mcp_main
 
         return int(mcp_main(args_in[1:]) or 0)
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = Parser(
         prog="launchpod",
         description="Launchpod from the command line: every API operation as `launchpod <resource> <verb>`"
         " (`launchpod clusters list`), and the sandbox, the MCP gateway for an agent and kubectl on a cluster.",

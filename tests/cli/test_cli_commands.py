@@ -154,6 +154,21 @@ def test_help_is_written_for_people_no_tool_names_or_markup() -> None:
         assert not named, (each.prog, named)
 
 
+@pytest.mark.parametrize("columns", ["60", "80", "100"])
+def test_help_wraps_between_words_and_never_splits_a_hyphenated_name(monkeypatch, columns) -> None:
+    from mcp_gateway.cli import _parser as gateway_parser
+
+    def words(each: argparse.ArgumentParser, width: str) -> str:
+        monkeypatch.setenv("COLUMNS", width)  # argparse wraps to the terminal's width
+        return " ".join(each.format_help().split())
+
+    # wrapped or not, the same words: "list-instance-types", never "list- instance-types"
+    changed = [
+        each.prog for each in [*_all_parsers(ROOT), gateway_parser()] if words(each, columns) != words(each, "10000")
+    ]
+    assert changed == []
+
+
 def test_a_destructive_command_says_so_and_names_its_role(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["nodes", "replace", "-h"])
