@@ -205,6 +205,8 @@ def flag_of(command: Command, location: str | None) -> str | None:
     if option is None:
         return location
     shown = kebab(name).upper().replace("-", "_") if option.positional else option.flag
+    if option.kind == "list" and deeper.isdigit():  # the API counts a list's items from 0, a person from 1
+        return f"{shown} (value {int(deeper) + 1})"
     return f"{shown} ({deeper})" if deeper else shown
 
 

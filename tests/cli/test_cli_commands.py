@@ -288,6 +288,15 @@ def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
     assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
 
 
+def test_a_refused_value_of_a_list_option_is_named_by_its_place_counted_from_one():
+    from cli.commands import flag_of
+
+    create = COMMANDS["create_cluster"]
+    assert flag_of(create, "body.availabilityZones.1") == "--availability-zones (value 2)"
+    assert flag_of(create, "body.availabilityZones") == "--availability-zones"
+    assert flag_of(create, "body.cluster") == "--cluster"
+
+
 def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
     import io
 
