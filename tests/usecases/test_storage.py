@@ -75,7 +75,7 @@ def test_delete_removes_the_claim_then_the_volume_and_again_is_noop() -> None:
     assert isinstance(deleted, storage.DeleteStorageView)
     assert deleted.deleted == ["PersistentVolumeClaim/default/data", "PersistentVolume/data"]
     assert storage.delete_storage("train", "data", False, ports=ports) == NoopView(
-        message="train has no storage data; nothing to delete (GET its storage list)."
+        message="train has no storage data; nothing to delete (list its storage for the names it has)."
     )
     assert storage.list_storage("train", ports=ports).items == []
 

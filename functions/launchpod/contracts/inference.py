@@ -509,7 +509,7 @@ class EndpointWorkflowRequest(Contract):
 
 
 class AssignPodRequest(Contract):
-    pod: K8sName = Field(description="a pod of the pool (GET the pool endpoint for its pods)")
+    pod: K8sName = Field(description="a pod of the pool (the pool endpoint's details list its pods)")
     endpoint: EndpointName = Field(description="the modelPool endpoint whose Service the pod serves from now on")
 
 

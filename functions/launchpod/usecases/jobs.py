@@ -135,7 +135,7 @@ def find(name: str, job: str, namespace: str, *, ports: JobPorts) -> dict[str, A
         )
         if found is not None:
             return {"apiVersion": api_version, "kind": kind, **found}
-    raise NotFound(f"{name} has no training job {job} in namespace {namespace}; GET its jobs list.")
+    raise NotFound(f"{name} has no training job {job} in namespace {namespace}; list its jobs for the names it has.")
 
 
 def pods(name: str, job: dict[str, Any], *, ports: JobPorts) -> list[dict[str, Any]]:

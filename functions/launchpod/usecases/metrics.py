@@ -152,7 +152,7 @@ def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView
     if not nodes:
         raise NotFound(
             f"{request.name} has no pods of job {request.jobName} in {request.namespace} on a node (not submitted,"
-            " not scheduled yet, or its pods are gone); GET its job for its status."
+            " not scheduled yet, or its pods are gone); read the job for its status."
         )
     subject = f"job {request.namespace}/{request.jobName}"
     view = _answer(request.name, subject, request, queries.job(nodes), ports, endpoint)

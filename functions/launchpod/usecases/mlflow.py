@@ -90,7 +90,7 @@ def get(name: str, *, ports: MlflowPorts) -> MlflowView:
     if status == "Created":
         url = ports.servers.presigned_url(server.name)
     elif status == "Creating":
-        message = "AWS is creating the tracking server (up to 25 minutes); GET this again until it is Created."
+        message = "AWS is creating the tracking server (up to 25 minutes); ask again until it is Created."
     elif status in mlflow.FAILED:
         message = f"The tracking server is {status}; delete it in SageMaker or PUT another trackingServerName."
     return MlflowView(

@@ -61,7 +61,7 @@ def _require_addon(name: str, ports: SpacePorts) -> None:
 def _find(name: str, space: str, namespace: str, ports: SpacePorts) -> dict[str, Any]:
     found = ports.kube.read(name, spaces.ref(space, namespace))
     if found is None:
-        raise NotFound(f"{name} has no Space {space} in namespace {namespace}; GET its spaces list.")
+        raise NotFound(f"{name} has no Space {space} in namespace {namespace}; list its Spaces for the names it has.")
     return found
 
 

@@ -99,7 +99,9 @@ def volume_and_claim(
 def _volume(name: str, storage_name: str, ports: StoragePorts) -> dict[str, Any]:
     found = ports.read(name, _volume_object(storage_name))
     if found is None or not storage.managed(found):
-        raise NotFound(f"{name} has no storage {storage_name} configured by Launchpod; GET its storage list.")
+        raise NotFound(
+            f"{name} has no storage {storage_name} configured by Launchpod; list its storage for the names it has."
+        )
     return found
 
 
@@ -174,7 +176,7 @@ def delete_storage(
             deleted.append(f"PersistentVolume/{storage_name}")
         return DeleteStorageView(cluster=name, storageName=storage_name, deleted=deleted)
 
-    noop = f"{name} has no storage {storage_name}; nothing to delete (GET its storage list)."
+    noop = f"{name} has no storage {storage_name}; nothing to delete (list its storage for the names it has)."
     return at_once(plan, dry_run, noop, apply)
 
 

@@ -222,7 +222,7 @@ def check_known(request: dict[str, Any], nodes: list[HyperPodNode]) -> None:
     if unknown:
         shown = ", ".join(unknown[:10]) + (f" and {len(unknown) - 10} more" if len(unknown) > 10 else "")
         raise InvalidInput(
-            f"The cluster has no node {shown}; GET the cluster's nodes for their ids.", field=field, rule="known_node"
+            f"The cluster has no node {shown}; list the cluster's nodes for their ids.", field=field, rule="known_node"
         )
     if elsewhere:
         raise InvalidInput(
