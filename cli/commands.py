@@ -19,6 +19,7 @@ exactly the 422 the console and the agent would get.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
 import sys
@@ -32,14 +33,15 @@ from typing import Any
 import annotated_types
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.operations import OperationView
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 # The options every generated command takes; a request field of the same name would be shadowed.
 GLOBAL_OPTIONS = ("output", "profile", "api_url", "token", "cli_input_json", "body", "wait", "poll_interval", "follow")
 _CLUSTER_SCOPE = re.compile(r"^/api/clusters/\{(\w+)\}/")
-_SCALARS = (str, int, float)
+# typed as one word on the command line: a time as ISO 8601 (``--start 2026-12-01T00:00:00Z``), a secret as itself
+_SCALARS = (str, int, float, datetime.datetime, datetime.date, SecretStr)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def _unwrap(annotation: Any) -> Any:
     if origin is typing.Annotated:
         return _unwrap(typing.get_args(annotation)[0])
     if origin in (typing.Union, types.UnionType):
-        rest = [a for a in typing.get_args(annotation) if a is not type(None)]
+        rest = [a for a in typing.get_args(annotation) if _unwrap(a) is not type(None)]  # SkipJsonSchema[None] too
         return _unwrap(rest[0]) if len(rest) == 1 else annotation
     return annotation
 

@@ -288,6 +288,22 @@ def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
     assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
 
 
+def test_a_time_and_a_secret_are_typed_as_they_are_and_a_feature_names_its_fields() -> None:
+    # argparse took these for JSON: --start needed '"2026-12-07T00:00:00Z"' and --hf-token '"hf_..."'
+    metrics = _request(["metrics", "get-cluster-gpu", "--cluster", "c", "--start", "2026-12-07T00:00:00Z"])
+    assert metrics.params["start"] == "2026-12-07T00:00:00Z"
+    argv = ["models", "download", "--cluster", "c", "--repo-id", "Qwen/Qwen3-0.6B", "--storage-name", "data"]
+    download = _request([*argv, "--hf-token", "hf_abc"])
+    assert download.json["hfToken"] == "hf_abc"
+    help_text = " ".join(_help("features", "update"))
+    assert "JSON {enabled, memoryPercentage}, or file://PATH" in help_text
+
+
+def _help(resource: str, verb: str) -> list[str]:
+    parsers = {each.prog: each for each in _all_parsers(ROOT)}
+    return parsers[f"launchpod {resource} {verb}"].format_help().split()
+
+
 def test_a_refused_value_of_a_list_option_is_named_by_its_place_counted_from_one():
     from cli.commands import flag_of
 
