@@ -110,6 +110,13 @@ def _scalar(annotation: Any) -> bool:
     return isinstance(inner, type) and (issubclass(inner, Enum) or inner in _SCALARS)
 
 
+def _one_or_many(union: Any) -> bool:
+    """``X | list[X]`` (optional or not): the list says it all."""
+    members = [m for m in map(_unwrap, typing.get_args(union)) if m is not type(None)]
+    many = [m for m in members if typing.get_origin(m) in (list, tuple)]
+    return len(many) == 1 and members == [*typing.get_args(many[0])[:1], many[0]]
+
+
 def _kind(info: FieldInfo) -> str:
     inner = _unwrap(info.annotation)
     origin = typing.get_origin(inner)
@@ -119,6 +126,8 @@ def _kind(info: FieldInfo) -> str:
         return "scalar"
     if origin in (list, tuple, set, frozenset) and all(_scalar(a) for a in typing.get_args(inner)[:1]):
         return "list"
+    if origin in (typing.Union, types.UnionType) and _one_or_many(inner):
+        return "list"  # "a word or a list of words" (a chat's stop): one or more values
     if origin is dict and all(_unwrap(a) is str for a in typing.get_args(inner)):
         return "map"
     return "json"

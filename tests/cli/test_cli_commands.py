@@ -295,6 +295,8 @@ def test_a_time_and_a_secret_are_typed_as_they_are_and_a_feature_names_its_field
     argv = ["models", "download", "--cluster", "c", "--repo-id", "Qwen/Qwen3-0.6B", "--storage-name", "data"]
     download = _request([*argv, "--hf-token", "hf_abc"])
     assert download.json["hfToken"] == "hf_abc"
+    chat = ["inference", "create-chat-completion", "e", "--cluster", "c", "--messages", "[]"]
+    assert _request([*chat, "--stop", "###"]).json["stop"] == ["###"]  # a word or a list of words: a list
     help_text = " ".join(_help("features", "update"))
     assert "JSON {enabled, memoryPercentage}, or file://PATH" in help_text
 
