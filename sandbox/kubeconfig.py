@@ -16,6 +16,8 @@ import argparse
 import base64
 import json
 import os
+import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,10 +27,47 @@ import yaml
 EXEC_API = "client.authentication.k8s.io/v1beta1"
 
 
-def _client(service: str, args: argparse.Namespace) -> Any:
+# The sandbox's AWS takes any credentials; its banner gives these to the aws CLI.
+SANDBOX_CREDENTIALS = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing"}
+
+
+def _session(args: argparse.Namespace) -> Any:
+    """boto3's session: the credentials the aws CLI would use (environment, profile, SSO...); against the
+    sandbox, where a user has often configured none, the sandbox's when there are none."""
     import boto3
 
-    return boto3.client(service, region_name=args.region, endpoint_url=args.aws_url or None)
+    session = boto3.Session(region_name=args.region)
+    if args.aws_url and session.get_credentials() is None:
+        session = boto3.Session(region_name=args.region, **SANDBOX_CREDENTIALS)
+    return session
+
+
+def _client(service: str, args: argparse.Namespace) -> Any:
+    return _session(args).client(service, endpoint_url=args.aws_url or None)
+
+
+def refusing_aws_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``command`` with AWS's refusals said in one line on stderr (exit 1) instead of a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionError, NoCredentialsError
+
+        try:
+            return command(args)
+        except NoCredentialsError:
+            said = "no AWS credentials found; configure them as for the aws CLI (aws configure, AWS_PROFILE or the"
+            said += " AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY variables)."
+        except EndpointConnectionError as exc:
+            said = f"cannot reach {exc.kwargs.get('endpoint_url')}; check --aws-url (the sandbox's banner prints it)."
+        except ClientError as exc:
+            error = exc.response.get("Error", {})
+            said = f"{exc.operation_name}: {error.get('Message') or error.get('Code')}"
+        except BotoCoreError as exc:
+            said = str(exc)
+        sys.stderr.write(f"launchpod {args.command}: {said}\n")
+        return 1
+
+    return run
 
 
 def _user(args: argparse.Namespace) -> dict[str, Any]:
@@ -46,6 +85,7 @@ def _merge(entries: list[dict[str, Any]], item: dict[str, Any]) -> list[dict[str
     return [e for e in entries if e.get("name") != item["name"]] + [item]
 
 
+@refusing_aws_errors
 def kubeconfig(args: argparse.Namespace) -> int:
     cluster = _client("eks", args).describe_cluster(name=args.cluster)["cluster"]
     if cluster.get("status") != "ACTIVE" or not cluster.get("endpoint"):
@@ -77,6 +117,7 @@ def kubeconfig(args: argparse.Namespace) -> int:
     return 0
 
 
+@refusing_aws_errors
 def eks_token(args: argparse.Namespace) -> int:
     from botocore.credentials import Credentials
     from botocore.signers import RequestSigner
@@ -86,9 +127,12 @@ def eks_token(args: argparse.Namespace) -> int:
         found = assumed["Credentials"]
         credentials = Credentials(found["AccessKeyId"], found["SecretAccessKey"], found["SessionToken"])
     else:
-        import boto3
+        found_own = _session(args).get_credentials()
+        if found_own is None:
+            from botocore.exceptions import NoCredentialsError
 
-        credentials = boto3.Session().get_credentials().get_frozen_credentials()
+            raise NoCredentialsError()
+        credentials = found_own.get_frozen_credentials()
     sts = _client("sts", args)
     signer = RequestSigner(sts.meta.service_model.service_id, args.region, "sts", "v4", credentials, sts.meta.events)
     url = signer.generate_presigned_url(

@@ -133,6 +133,14 @@ class PatchedKubernetesEmulator(WritingEmulator):
         result = await super()._serve_version(request)
         if isinstance(result, dict) and str(result.get("groupVersion", "")).startswith("/"):
             result["groupVersion"] = result["groupVersion"][1:]  # core is "v1", not "/v1"
+        if isinstance(result, dict):
+            for entry in result.get("resources") or []:
+                if "/" in entry.get("name", ""):
+                    # A subresource (pods/status, namespaces/finalize) has no names of its own: discovery lists
+                    # none (k8s.io/api apidiscovery/v2 APISubresourceDiscovery has no shortNames or
+                    # categories). kmock repeats its parent's, and kubectl then warns on every `kubectl get ns`
+                    # that "ns" could also match namespaces/finalize, which no EKS cluster makes it say.
+                    entry.update(shortNames=[], categories=[], singularName="")
         return result
 
     # ------------------------------------------------------------------ dispatch

@@ -24,13 +24,24 @@ def test_kubectl_reaches_a_cluster_through_the_kubeconfig_launchpod_writes(sandb
     grant_view(sandbox, "kubectl-e2e", KUBE_ROLE_ARN)
     config = tmp_path / "kubeconfig"
     bin_dir = Path(sys.executable).parent
-    env = {
-        **os.environ,
+    # As the README has a newcomer do it: no AWS credentials configured (the sandbox's are used then)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env |= {
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",  # kubectl runs the exec plugin from PATH
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
+        "AWS_CONFIG_FILE": str(tmp_path / "none"),
     }
-    setup = ["kubeconfig", "kubectl-e2e", "--kubeconfig", str(config), "--aws-url", sandbox.aws_url]
+    where = ["--kubeconfig", str(config), "--aws-url", sandbox.aws_url]
+    unknown = subprocess.run(
+        [str(bin_dir / "launchpod"), "kubeconfig", "no-such-cluster", *where],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert unknown.returncode == 1 and "Traceback" not in unknown.stderr, unknown.stderr
+    assert unknown.stderr == "launchpod kubeconfig: DescribeCluster: No cluster found for name: no-such-cluster.\n"
+    setup = ["kubeconfig", "kubectl-e2e", *where]
     written = subprocess.run(
         [str(bin_dir / "launchpod"), *setup, "--role-arn", KUBE_ROLE_ARN],
         capture_output=True,
@@ -44,13 +55,14 @@ def test_kubectl_reaches_a_cluster_through_the_kubeconfig_launchpod_writes(sandb
     assert doc["users"][0]["user"]["exec"]["args"][:3] == ["eks-token", "--cluster-name", "kubectl-e2e"]
 
     listed = subprocess.run(
-        ["kubectl", "--kubeconfig", str(config), "get", "namespaces", "-o", "json"],
+        ["kubectl", "--kubeconfig", str(config), "get", "ns", "-o", "json"],
         capture_output=True,
         text=True,
         env=env,
         timeout=60,
     )
     assert listed.returncode == 0, listed.stderr
+    assert "Warning" not in listed.stderr, listed.stderr  # e.g. a short name two resources claim
     assert {"default", "kube-system"} <= {n["metadata"]["name"] for n in json.loads(listed.stdout)["items"]}
 
     # View access reads but does not write, in kubectl's words.
