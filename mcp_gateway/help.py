@@ -23,14 +23,7 @@ class WholeWordsFormatter(argparse.HelpFormatter):
         return textwrap.wrap(_SPACES.sub(" ", text).strip(), width, break_on_hyphens=False, break_long_words=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return textwrap.fill(
-            _SPACES.sub(" ", text).strip(),
-            width,
-            initial_indent=indent,
-            subsequent_indent=indent,
-            break_on_hyphens=False,
-            break_long_words=False,
-        )
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
 
 
 class Parser(argparse.ArgumentParser):

@@ -143,8 +143,7 @@ def api_root(url: str) -> str:
     """The URL every REST path (``/api/...``) is under: an API stage's (``https://…/v1``) or the sandbox's root.
     A URL that already ends in ``/api``, as the REST line of the sandbox's banner does, is taken as that root:
     every route starts with ``/api``, so ``…/api/api/clusters`` could only be a path that does not exist."""
-    root = url.rstrip("/")
-    return root.removesuffix("/api") if root.endswith("/api") else root
+    return url.rstrip("/").removesuffix("/api")
 
 
 class RestClient:

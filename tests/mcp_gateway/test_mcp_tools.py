@@ -167,14 +167,16 @@ def test_missing_path_param_is_a_422_in_the_api_shape() -> None:
 # -- calls through a mock transport -----------------------------------------------------------
 
 
-def _runner(handler: Any, token: str | None = "tok", **kwargs: Any) -> tuple[ToolRunner, list[httpx.Request]]:
+def _runner(
+    handler: Any, token: str | None = "tok", api_url: str = "http://api.test", **kwargs: Any
+) -> tuple[ToolRunner, list[httpx.Request]]:
     seen: list[httpx.Request] = []
 
     def record(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         return handler(request)
 
-    client = RestClient("http://api.test", token, transport=httpx.MockTransport(record))
+    client = RestClient(api_url, token, transport=httpx.MockTransport(record))
     return ToolRunner(client, poll_first=0.01, poll_max=0.02, **kwargs), seen
 
 
@@ -431,12 +433,6 @@ def test_results_are_json_text_and_structured_content() -> None:
 )
 async def test_the_api_url_may_be_given_with_or_without_its_api_path(given: str) -> None:
     # The sandbox's banner lists REST at http://127.0.0.1:3099/api; pasted as --api-url, it must still reach the routes.
-    seen: list[httpx.Request] = []
-
-    def record(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        return httpx.Response(200, json={"items": []})
-
-    client = RestClient(given, "tok", transport=httpx.MockTransport(record))
-    await ToolRunner(client).call("list_clusters", {})
+    runner, seen = _runner(lambda r: httpx.Response(200, json={"items": []}), api_url=given)
+    await runner.call("list_clusters", {})
     assert str(seen[0].url) == "http://api.test/api/clusters"

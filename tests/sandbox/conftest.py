@@ -224,19 +224,13 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
     )
     try:
         yield running
-    except BaseException:
-        _stop(process)
-        raise  # the folder stays, its logs named in the failure
-    _stop(process)
-    shutil.rmtree(workdir, ignore_errors=True)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+    shutil.rmtree(workdir, ignore_errors=True)  # not reached when a failure passes through: its logs stay
 
 
 # The worker's shared sandbox, while it runs: stopped when the session ends, or before the first unit test (see
