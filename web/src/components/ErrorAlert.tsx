@@ -60,7 +60,7 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
         </ul>
       ) : null}
       {where ? <Box variant="p">In this console: {where}.</Box> : null}
-      {apiError?.body.requestId ? <Box variant="small">Request id: {apiError.body.requestId}</Box> : null}
+      {apiError?.body.requestId ? <Box variant="small" display="block">Request id: {apiError.body.requestId}</Box> : null}
     </Alert>
   );
 }
