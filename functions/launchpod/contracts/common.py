@@ -182,6 +182,9 @@ OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op
 
 AvailabilityZoneName = Annotated[str, Field(pattern=_ZONE, examples=["us-east-1a"])]
 
+# A GPU partition's MIG profile, as a pod asks for it (nvidia.com/mig-<profile>) and a group is split into.
+PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])]
+
 # The Regions SageMaker HyperPod orchestrated by Amazon EKS runs in ("Supported AWS Regions", Amazon SageMaker
 # HyperPod, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod.html#sagemaker-hyperpod-available-regions).
 # HyperPod's EKS clusters also need its health-monitoring agent, which AWS publishes per Region; this is that

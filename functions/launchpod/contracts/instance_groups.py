@@ -7,7 +7,16 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, case, one_of, rules
+from launchpod.contracts.common import (
+    ABSENT,
+    AvailabilityZoneName,
+    ClusterName,
+    Contract,
+    PartitionType,
+    case,
+    one_of,
+    rules,
+)
 from launchpod.contracts.hyperpod import (
     ONE_TYPE_OR_FLEXIBLE,
     AutoPatch,
@@ -58,9 +67,6 @@ ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples
 # on HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-gpu-partitioning-setup.html).
 # single: every GPU split into one profile (all-<profile>); mixed: every GPU split into the same mix
 # (mixed-<n>-<profile>-...); disabled: whole GPUs (all-disabled). Pods ask for nvidia.com/mig-<profile> either way.
-PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])]
-
-
 _ONE_TYPE = "acceleratorPartitionType"
 _NO_TYPE = {_ONE_TYPE: ABSENT, "profile": ABSENT}  # profile: its older spelling (launchpod.contracts.naming)
 

@@ -8,7 +8,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, case, one_of, refused, rules
+from launchpod.contracts.common import (
+    ABSENT,
+    ClusterName,
+    Contract,
+    K8sName,
+    PartitionType,
+    case,
+    one_of,
+    refused,
+    rules,
+)
 from launchpod.contracts.mlflow import JobMlflowView
 
 JobKind = Literal["pytorch", "ray"]
@@ -176,7 +186,7 @@ class TopologyRequest(Contract):
 class PartitionRequest(Contract):
     """GPU partitions per pod instead of whole GPUs (a MIG group's nvidia.com/mig-<profile>)."""
 
-    type: str = Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])
+    type: PartitionType
     count: int = Field(default=1, ge=1, le=56)
 
 

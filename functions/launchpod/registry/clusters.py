@@ -3,7 +3,14 @@ and delete."""
 
 from __future__ import annotations
 
-from launchpod.registry.specs import PHASES, POD_IDENTITY_ROLE, FunctionSpec, StateMachineSpec, phase_function
+from launchpod.registry.specs import (
+    INLINE_POLICY_ROLE,
+    PHASES,
+    POD_IDENTITY_ROLE,
+    FunctionSpec,
+    StateMachineSpec,
+    phase_function,
+)
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     phase_function(
@@ -130,7 +137,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ExecutionRole",
         "create_hyperpod.execution_role",
         "create-hyperpod: the instance groups' execution role",
-        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
+        actions=INLINE_POLICY_ROLE,
     ),
     phase_function(
         "chp-compute-subnet",
@@ -379,20 +386,18 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "chp-compute-subnet",
             "chp-security-group",
             "pc-await-addons",
-            "op-finish",
-            "op-record-failure",
         ),
         children=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
     ),
     StateMachineSpec(
         "import-cluster",
         "Access entry and verified access for an existing EKS cluster, then registered as imported",
-        functions=("ccp-access-entry", "ccp-verify-access", "ic-register", "op-finish", "op-record-failure"),
+        functions=("ccp-access-entry", "ccp-verify-access", "ic-register"),
     ),
     StateMachineSpec(
         "update-software",
         "UpdateClusterSoftware in rolling batches, then InService",
-        functions=("us-start-update", "us-wait-updated", "op-finish", "op-record-failure"),
+        functions=("us-start-update", "us-wait-updated"),
     ),
     StateMachineSpec(
         "delete-cluster",
@@ -406,19 +411,17 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "dc-delete-network",
             "dc-delete-scripts",
             "dc-deregister",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
     StateMachineSpec(
         "delete-hyperpod",
         "HyperPod only, when Launchpod created it: the EKS control plane stays",
-        functions=("dc-delete-hyperpod", "op-finish", "op-record-failure"),
+        functions=("dc-delete-hyperpod",),
     ),
     StateMachineSpec(
         "reconcile-dependencies",
         "Pinned EKS add-ons and Kubernetes manifests, in parallel, each to ACTIVE or ready",
-        functions=("rd-addons", "rd-manifests", "op-finish", "op-record-failure"),
+        functions=("rd-addons", "rd-manifests"),
     ),
     StateMachineSpec(
         "create-hyperpod",
@@ -432,8 +435,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "chp-create-hyperpod",
             "chp-wait-in-service",
             "chp-await-in-service",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
     StateMachineSpec(
@@ -448,8 +449,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "ccp-access-entry",
             "ccp-core-addons",
             "ccp-verify-access",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from launchpod.registry.specs import (
     CONFIGURED_OPERATOR_ADDON,
+    INLINE_POLICY_ROLE,
     OPERATOR_ADDON,
     FunctionSpec,
     StateMachineSpec,
@@ -120,7 +121,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ServerRole",
         "configure_mlflow.server_role",
         "configure-mlflow: the tracking server's role, reaching only mlflow/ in the shared bucket",
-        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
+        actions=INLINE_POLICY_ROLE,
     ),
     phase_function(
         "mlf-tracking-server",
@@ -159,13 +160,11 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "cf-inference-operator",
             "cf-observability",
             "cf-hyperpod-observability",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
     StateMachineSpec(
         "configure-mlflow",
         "A cluster's MLflow tracking server: its role and the server made (or an existing one picked), then Created",
-        functions=("mlf-server-role", "mlf-tracking-server", "mlf-wait-server", "op-finish", "op-record-failure"),
+        functions=("mlf-server-role", "mlf-tracking-server", "mlf-wait-server"),
     ),
 )

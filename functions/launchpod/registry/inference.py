@@ -28,6 +28,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "inference",
         "An endpoint deployed, scaled or deleted, then followed until Ready or gone",
-        functions=("inf-apply-endpoint", "inf-wait-endpoint", "op-finish", "op-record-failure"),
+        functions=("inf-apply-endpoint", "inf-wait-endpoint"),
     ),
 )

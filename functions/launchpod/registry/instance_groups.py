@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from launchpod.registry.specs import FunctionSpec, StateMachineSpec, phase_function
+from launchpod.registry.specs import INLINE_POLICY_ROLE, FunctionSpec, StateMachineSpec, phase_function
 
 # What an UpdateCluster that rebuilds instance groups needs: it hands each group's execution role to HyperPod
 # again (iam:PassRole), and HyperPod checks, or gives, each group's execution role its access entry, as the
@@ -67,14 +67,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ClusterRole",
         "autoscaling.cluster_role",
         "autoscaling: the role HyperPod assumes to add and remove nodes for Karpenter",
-        actions=(
-            "sagemaker:DescribeCluster",
-            "iam:GetRole",
-            "iam:CreateRole",
-            "iam:TagRole",
-            "iam:PutRolePolicy",
-            "iam:ListAttachedRolePolicies",
-        ),
+        actions=("sagemaker:DescribeCluster", *INLINE_POLICY_ROLE),
         placeholder="AsClusterRoleFn",
     ),
     phase_function(
@@ -123,8 +116,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "ig-update-cluster",
             "ig-wait-group",
             "ig-release-subnet",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
     StateMachineSpec(
@@ -136,8 +127,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "as-update-autoscaling",
             "as-wait-autoscaling",
             "as-apply-karpenter",
-            "op-finish",
-            "op-record-failure",
         ),
     ),
 )

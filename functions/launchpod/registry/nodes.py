@@ -3,7 +3,7 @@ nodes between instance groups (move-nodes)."""
 
 from __future__ import annotations
 
-from launchpod.registry.specs import PHASES, FunctionSpec, StateMachineSpec, phase_function
+from launchpod.registry.specs import FINISH, PHASES, FunctionSpec, StateMachineSpec, phase_function
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     phase_function(
@@ -84,7 +84,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = tuple(
     StateMachineSpec(
         name,
         description,
-        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+        functions=("na-start-action", "na-wait-nodes", FINISH, "na-follow-up"),
         definition="node-action.asl.json",
     )
     for name, description in NODE_ACTIONS
@@ -93,6 +93,6 @@ STATE_MACHINES += (
     StateMachineSpec(
         "move-nodes",
         "drain the nodes, MoveClusterNodes, then every node Running in the target group",
-        functions=("mv-drain", "mv-move", "mv-wait-moved", "op-finish", "op-record-failure"),
+        functions=("mv-drain", "mv-move", "mv-wait-moved"),
     ),
 )

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from launchpod.registry.specs import PHASES, FunctionSpec, StateMachineSpec
+from launchpod.registry.specs import FINISH, PHASES, RECORD_FAILURE, FunctionSpec, StateMachineSpec
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
-        "op-finish",
+        FINISH,
         f"{PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
         placeholder="FinishFn",
     ),
     FunctionSpec(
-        "op-record-failure",
+        RECORD_FAILURE,
         f"{PHASES}.record_failure.handler",
         "Every workflow: records the failed phase and its error, releases the cluster, tells the subscribers",
         actions=("sns:Publish",),

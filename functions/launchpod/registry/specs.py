@@ -62,16 +62,26 @@ class FunctionSpec:
     run: str | None = None
 
 
+# The two Tasks every workflow ends with (registry/operations.py): success recorded, or the failed phase.
+FINISH = "op-finish"
+RECORD_FAILURE = "op-record-failure"
+
+
 @dataclass(frozen=True)
 class StateMachineSpec:
     name: str
     description: str
+    # its Tasks' functions; FINISH and RECORD_FAILURE follow them unless listed (node actions run one after FINISH)
     functions: tuple[str, ...]
     settings: dict[str, int] = field(default_factory=dict)  # non-function ${Placeholders}
     # state machines this one starts as child executions; ${<Name>Machine} holds each one's ARN
     children: tuple[str, ...] = ()
     # its ASL file under statemachines/ when not <name>.asl.json (the four node actions share one)
     definition: str | None = None
+
+    def __post_init__(self) -> None:
+        closing = tuple(f for f in (FINISH, RECORD_FAILURE) if f not in self.functions)
+        object.__setattr__(self, "functions", (*self.functions, *closing))
 
     @property
     def file(self) -> str:
@@ -113,15 +123,17 @@ def handler_attribute(name: str) -> str:
     return name.replace("-", "_")
 
 
-# What a phase needs to make a pod identity role (inline policy, tags) and pass it to EKS.
-POD_IDENTITY_ROLE = (
+# What a phase needs to make a role with an inline policy and tags (a service's role, such as HyperPod's).
+INLINE_POLICY_ROLE = (
     "iam:GetRole",
     "iam:CreateRole",
     "iam:TagRole",
     "iam:PutRolePolicy",
     "iam:ListAttachedRolePolicies",
-    "iam:PassRole",
 )
+
+# What a phase needs to make a pod identity role (inline policy, tags) and pass it to EKS.
+POD_IDENTITY_ROLE = (*INLINE_POLICY_ROLE, "iam:PassRole")
 
 # What a phase needs to install or remove a HyperPod operator add-on (training, inference) with its pod
 # identity role: the add-on (created with tags), the role made and passed, and on removal the role deleted.

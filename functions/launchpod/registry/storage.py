@@ -50,11 +50,11 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "configure-storage",
         "A Mountpoint for S3 or FSx for Lustre PersistentVolume and claim, applied and Bound",
-        functions=("cs-storage-access", "cs-apply-volume", "cs-wait-bound", "op-finish", "op-record-failure"),
+        functions=("cs-storage-access", "cs-apply-volume", "cs-wait-bound"),
     ),
     StateMachineSpec(
         "model-download",
         "A Hugging Face repository downloaded by a CPU Job into an S3 storage, the Job followed to its end",
-        functions=("md-start-download", "md-wait-download", "op-finish", "op-record-failure"),
+        functions=("md-start-download", "md-wait-download"),
     ),
 )
