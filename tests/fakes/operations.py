@@ -9,9 +9,9 @@ import builtins
 from typing import Any
 
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
-from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
+from launchpod.contracts.operations import OperationStatus, OperationView
 from launchpod.domain.errors import Conflict, NotFound, RetryableError
-from launchpod.domain.operations import now
+from launchpod.domain.operations import ended_phases, now
 
 ACCOUNT_REGION = "us-east-1:123456789012"
 
@@ -94,31 +94,27 @@ class Operations:
         message: str | None,
         attempt: int | None = None,
     ) -> bool:
-        """The terminal status, once: an ended operation keeps its first end (False); a cancel ends the phases
-        still pending or running; with ``attempt``, nothing when a retry has begun since; the cluster is
+        """The terminal status, once: an ended operation keeps its first end (False); its phases as
+        ``ended_phases`` ends them; with ``attempt``, nothing when a retry has begun since; the cluster is
         released when this operation held it."""
         operation = self._known(operation_id)
         if attempt is not None and operation.attempt != attempt:
             return False
         if OperationStatus(operation.status).terminal:
-            if self.locks.get(operation.target) == operation_id:
-                del self.locks[operation.target]
+            self.release(operation.target, operation_id)
             return False
         at = now()
-        phases = [
-            p.model_copy(
-                update={"status": PhaseStatus.CANCELLED, "endedAt": at if p.status == PhaseStatus.RUNNING else None}
-            )
-            if status == OperationStatus.CANCELLED and p.status in (PhaseStatus.RUNNING, PhaseStatus.PENDING)
-            else p
-            for p in operation.phases
-        ]
+        phases = ended_phases(operation.phases, status, at)
         self.ops[operation_id] = operation.model_copy(
             update={"status": status, "error": error, "message": message, "phases": phases, "updatedAt": at}
         )
-        if self.locks.get(operation.target) == operation_id:
-            del self.locks[operation.target]
+        self.release(operation.target, operation_id)
         return True
+
+    def release(self, cluster: str, operation_id: str) -> None:
+        """The cluster's lock let go, when ``operation_id`` holds it."""
+        if self.locks.get(cluster) == operation_id:
+            del self.locks[cluster]
 
     def holder(self, cluster: str) -> str | None:
         return self.locks.get(cluster)

@@ -192,6 +192,22 @@ def workflow_document(operation: OperationView) -> dict[str, Any]:
     }
 
 
+def ended_phases(phases: Sequence[PhaseView], status: OperationStatus, at: datetime) -> list[PhaseView]:
+    """The phases of an operation that ends with ``status``, as the OperationStore records them: a cancel ends
+    those still pending or running as CANCELLED (a running one at ``at``); any other end leaves them as
+    they are."""
+    if status != OperationStatus.CANCELLED:
+        return list(phases)
+    return [
+        p.model_copy(
+            update={"status": PhaseStatus.CANCELLED, "endedAt": at if p.status == PhaseStatus.RUNNING else None}
+        )
+        if p.status in (PhaseStatus.RUNNING, PhaseStatus.PENDING)
+        else p
+        for p in phases
+    ]
+
+
 def execution_name(operation: OperationView) -> str:
     return operation.id if operation.attempt == 1 else f"{operation.id}-r{operation.attempt - 1}"
 

@@ -31,7 +31,7 @@ from launchpod.adapters.store.dynamo import (
 )
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
 from launchpod.domain.errors import Conflict, NotFound, RetryableError
-from launchpod.domain.operations import now
+from launchpod.domain.operations import ended_phases, now
 
 _VIEW_FIELDS = set(OperationView.model_fields)
 # One partition holding every operation, sorted by createdAt (the registry's by-created index): the
@@ -415,16 +415,9 @@ class DynamoOperations:
         if OperationStatus(operation.status).terminal:
             self.release(operation.target, operation_id)  # an earlier finish that stopped before its release
             return False
-        phases = []
-        for p in operation.phases:
-            data = p.model_dump(mode="json")
-            if status == OperationStatus.CANCELLED and p.status in (PhaseStatus.RUNNING, PhaseStatus.PENDING):
-                data.update(
-                    status=PhaseStatus.CANCELLED.value,
-                    endedAt=_iso() if p.status == PhaseStatus.RUNNING else None,
-                )
-            phases.append(data)
-        values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
+        at = now()
+        phases = [p.model_dump(mode="json") for p in ended_phases(operation.phases, status, at)]
+        values: dict[str, Any] = {":s": status.value, ":at": _iso(at), ":p": phases, ":e": error, ":m": message}
         values.update(_ENDED_VALUES)
         condition = _NOT_ENDED
         if attempt is not None:

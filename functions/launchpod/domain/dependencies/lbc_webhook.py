@@ -62,8 +62,20 @@ def _labelled(key: str, operator: str, *values: str) -> Obj:
     return {"key": key, "operator": operator, **({"values": list(values)} if values else {})}
 
 
+def _pod_hook(tls: Tls, name: str, path: str, policy: str, namespaces: Obj, *objects: Obj) -> Obj:
+    """A webhook on the CREATE of Pods in the namespaces ``namespaces`` selects, never the controller's own."""
+    return _hook(
+        tls,
+        name,
+        path,
+        policy,
+        ("", "v1", "pods", ["CREATE"]),
+        namespaceSelector={"matchExpressions": [namespaces]},
+        objectSelector={"matchExpressions": [NOT_THE_CONTROLLER, *objects]},
+    )
+
+
 def mutating(tls: Tls, labels: dict[str, str]) -> Obj:
-    pods = ("", "v1", "pods", ["CREATE"])
     tgb = ("elbv2.k8s.aws", "v1beta1", "targetgroupbindings", ["CREATE", "UPDATE"])
     agent = "elbv2.k8s.aws/alb-target-control-agent-injection"
     inject = "elbv2.k8s.aws/alb-target-control-agent-inject"
@@ -72,45 +84,35 @@ def mutating(tls: Tls, labels: dict[str, str]) -> Obj:
         "kind": "MutatingWebhookConfiguration",
         "metadata": {"name": NAME, "labels": labels},
         "webhooks": [
-            _hook(
+            _pod_hook(
                 tls,
                 "mpod.elbv2.k8s.aws",
                 "/mutate-v1-pod",
                 "Ignore",
-                pods,
-                namespaceSelector={
-                    "matchExpressions": [_labelled("elbv2.k8s.aws/pod-readiness-gate-inject", "In", "enabled")]
-                },
-                objectSelector={"matchExpressions": [NOT_THE_CONTROLLER]},
+                _labelled("elbv2.k8s.aws/pod-readiness-gate-inject", "In", "enabled"),
             ),
-            _hook(
+            _pod_hook(
                 tls,
                 "quicid.elbv2.k8s.aws",
                 "/mutate-v1-pod-server-id",
                 "Fail",
-                pods,
-                namespaceSelector={
-                    "matchExpressions": [_labelled("elbv2.k8s.aws/quic-server-id-inject", "In", "enabled")]
-                },
-                objectSelector={"matchExpressions": [NOT_THE_CONTROLLER]},
+                _labelled("elbv2.k8s.aws/quic-server-id-inject", "In", "enabled"),
             ),
-            _hook(
+            _pod_hook(
                 tls,
                 "alb-target-control.namespace.elbv2.k8s.aws",
                 "/mutate-alb-target-control-namespace-v1-pod",
                 "Fail",
-                pods,
-                namespaceSelector={"matchExpressions": [_labelled(agent, "In", "enabled")]},
-                objectSelector={"matchExpressions": [NOT_THE_CONTROLLER, _labelled(inject, "NotIn", "false")]},
+                _labelled(agent, "In", "enabled"),
+                _labelled(inject, "NotIn", "false"),
             ),
-            _hook(
+            _pod_hook(
                 tls,
                 "alb-target-control.object.elbv2.k8s.aws",
                 "/mutate-alb-target-control-object-v1-pod",
                 "Fail",
-                pods,
-                namespaceSelector={"matchExpressions": [_labelled(agent, "DoesNotExist")]},
-                objectSelector={"matchExpressions": [NOT_THE_CONTROLLER, _labelled(inject, "In", "true")]},
+                _labelled(agent, "DoesNotExist"),
+                _labelled(inject, "In", "true"),
             ),
             _hook(
                 tls,
