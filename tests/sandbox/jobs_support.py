@@ -71,42 +71,56 @@ def download_model(sandbox, repo: str = MODEL) -> None:
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
 
 
-def recipe_inputs(sandbox, recipe: str, job: str, dataset: str = "demo") -> dict:
-    """Put what ``recipe`` reads for ``job`` into the bucket (its docs/recipes page's layout) and return the
-    submission's model and dataset fields that point at them."""
+def _recipe_files(recipe: str, job: str, dataset: str) -> dict[str, bytes]:
+    """What ``recipe`` reads for ``job``, by key under the storage's source (its docs/recipes page's layout)."""
     if recipe == "pytorch-torchrun":
-        upload(sandbox, f"jobs/{job}/train.py", SCRIPT)
-    elif recipe == "llama-factory":
+        return {f"jobs/{job}/train.py": SCRIPT}
+    if recipe == "llama-factory":
         config = (
             f"model_name_or_path: /data/models/{MODEL}\nstage: sft\ndo_train: true\nfinetuning_type: full\n"
             f"dataset: {dataset}\ndataset_dir: /data/datasets/{dataset}\ntemplate: qwen\n"
             f"output_dir: /data/jobs/{job}/output\ndeepspeed: /data/jobs/{job}/ds_z3_config.json\nlogging_steps: 5\n"
         )
-        upload(sandbox, f"jobs/{job}/config.yaml", config.encode())
-        upload(sandbox, f"jobs/{job}/ds_z3_config.json", b'{"zero_optimization": {"stage": 3}}')
-        upload(
-            sandbox, f"datasets/{dataset}/dataset_info.json", b'{"%s": {"file_name": "data.json"}}' % dataset.encode()
-        )
-        upload(sandbox, f"datasets/{dataset}/data.json", b'[{"instruction": "hi", "output": "hello"}]')
-    elif recipe == "verl-ppo":
-        upload(sandbox, f"datasets/{dataset}/train.parquet", b"PAR1")
-        upload(sandbox, f"datasets/{dataset}/test.parquet", b"PAR1")
-    elif recipe == "torchtitan":  # docs/recipes/torchtitan.md: the TOML job config in jobs/<job>/
-        upload(sandbox, f"jobs/{job}/train.toml", b'[job]\ndescription = "e2e"\n[training]\nsteps = 40\n')
-        upload(sandbox, f"datasets/{dataset}/c4_test.json", b'{"text": "hello"}\n')
-    elif recipe == "hyperpod-llmft":  # docs/recipes/hyperpod-recipes.md: the resolved recipe in jobs/<job>/
+        return {
+            f"jobs/{job}/config.yaml": config.encode(),
+            f"jobs/{job}/ds_z3_config.json": b'{"zero_optimization": {"stage": 3}}',
+            f"datasets/{dataset}/dataset_info.json": b'{"%s": {"file_name": "data.json"}}' % dataset.encode(),
+            f"datasets/{dataset}/data.json": b'[{"instruction": "hi", "output": "hello"}]',
+        }
+    if recipe == "verl-ppo":
+        return {f"datasets/{dataset}/train.parquet": b"PAR1", f"datasets/{dataset}/test.parquet": b"PAR1"}
+    if recipe == "torchtitan":  # docs/recipes/torchtitan.md: the TOML job config in jobs/<job>/
+        return {
+            f"jobs/{job}/train.toml": b'[job]\ndescription = "e2e"\n[training]\nsteps = 40\n',
+            f"datasets/{dataset}/c4_test.json": b'{"text": "hello"}\n',
+        }
+    train = {f"datasets/{dataset}/train.jsonl": b'{"messages": []}\n'}
+    if recipe == "hyperpod-llmft":  # docs/recipes/hyperpod-recipes.md: the resolved recipe in jobs/<job>/
         config = (
             f"training_config:\n  model_config:\n    model_name_or_path: /data/models/{MODEL}\n"
             f"  datasets:\n    train_data:\n      file_path: /data/datasets/{dataset}/train.jsonl\n"
             f"  training_args:\n    training_dir: /data/jobs/{job}/output\n"
         )
-        upload(sandbox, f"jobs/{job}/config.yaml", config.encode())
-        upload(sandbox, f"datasets/{dataset}/train.jsonl", b'{"messages": []}\n')
-    else:
-        upload(sandbox, f"datasets/{dataset}/train.jsonl", b'{"messages": []}\n')
+        return {f"jobs/{job}/config.yaml": config.encode(), **train}
+    return train
+
+
+def recipe_inputs(sandbox, recipe: str, job: str, dataset: str = "demo") -> dict:
+    """Put what ``recipe`` reads for ``job`` into the bucket and return the submission's model and dataset
+    fields that point at them."""
+    for key, body in _recipe_files(recipe, job, dataset).items():
+        upload(sandbox, key, body)
     if recipe != "pytorch-torchrun":
         download_model(sandbox)
     return {"model": MODEL, "dataset": dataset}
+
+
+def job_view(sandbox, job: str, cluster: str = NAME) -> dict:
+    """The job's view as a viewer reads it (GET .../jobs/<job>)."""
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{cluster}/jobs/{job}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())
 
 
 def submit(sandbox, body: dict, role: str = "operator"):

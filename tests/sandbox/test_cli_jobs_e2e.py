@@ -7,7 +7,7 @@ import pytest
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.cli_support import Launchpod
-from tests.sandbox.jobs_support import CLAIM, NAME, SCRIPT, log_interval, ready_cluster, upload
+from tests.sandbox.jobs_support import CLAIM, NAME, SCRIPT, job_view, log_interval, ready_cluster, upload
 
 pytestmark = pytest.mark.e2e
 JOB = "cli-follow"
@@ -27,11 +27,6 @@ def slow_steps(sandbox):
         yield
 
 
-def _job_status(sandbox) -> str:
-    with sandbox.client("viewer") as c:
-        return str(c.get(f"/api/clusters/{NAME}/jobs/{JOB}").json()["status"])
-
-
 def test_a_submitted_jobs_log_is_followed_with_f_until_it_succeeds(sandbox, lp, slow_steps) -> None:
     upload(sandbox, "jobs/train.py", SCRIPT)
     command = '["hyperpodrun", "--nproc-per-node=8", "/data/jobs/train.py"]'
@@ -48,7 +43,7 @@ def test_a_submitted_jobs_log_is_followed_with_f_until_it_succeeds(sandbox, lp, 
     assert follower.stdout is not None and follower.stderr is not None
     first = follower.stdout.readline()
     # the first line arrives while the job still runs: this is following, not reading a finished log
-    assert first and _job_status(sandbox) in ("Pending", "Created", "Running", "Restarting"), first
+    assert first and job_view(sandbox, JOB)["status"] in ("Pending", "Created", "Running", "Restarting"), first
     # read on through the same text stream: communicate() would read the pipe beneath it and lose the lines
     # readline() already buffered (stderr carries a few lines only, so it cannot fill its pipe meanwhile)
     rest = follower.stdout.read()

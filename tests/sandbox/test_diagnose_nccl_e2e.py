@@ -11,7 +11,7 @@ import pytest
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
-from tests.sandbox.jobs_support import custom_job, log_interval
+from tests.sandbox.jobs_support import custom_job, job_view, log_interval
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nccl"
@@ -38,11 +38,6 @@ def long_runs(sandbox):
         yield
 
 
-def _job(sandbox) -> dict:
-    with sandbox.client("viewer") as c:
-        return dict(c.get(f"/api/clusters/{NAME}/jobs/{JOB}").json())
-
-
 def _until(check, timeout: float = 90.0):
     return wait_until(check, timeout, reason=f"{check.__name__} did not hold")
 
@@ -61,7 +56,11 @@ def test_a_hung_job_on_a_faulty_node_is_diagnosed_from_its_pods_logs_and_inciden
     # no log-monitoring rule: the hung job stays hung, as it would on EKS until NCCL's timeout aborts it
     sandbox.faults(jobFault={"cluster": NAME, "job": JOB, "kind": "hang", "atStep": 2})
     view = _until(
-        lambda: (v := _job(sandbox))["status"] == "Running" and all(p["kubernetesNode"] for p in v["pods"]) and v
+        lambda: (
+            (v := job_view(sandbox, JOB, NAME))["status"] == "Running"
+            and all(p["kubernetesNode"] for p in v["pods"])
+            and v
+        )
     )
     with sandbox.client("viewer") as c:
         nodes = {n["kubernetesNode"]: n["nodeId"] for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"]}

@@ -20,6 +20,7 @@ from tests.sandbox.jobs_support import (
     custom_job,
     download,
     download_model,
+    job_view,
     log_interval,
     ready_cluster,
     recipe_inputs,
@@ -29,13 +30,6 @@ from tests.sandbox.jobs_support import submit as _submit
 
 pytestmark = pytest.mark.e2e
 _job = custom_job
-
-
-def _get(sandbox, job: str) -> dict:
-    with sandbox.client("viewer") as c:
-        response = c.get(f"/api/clusters/{NAME}/jobs/{job}")
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 def _wait(sandbox, job: str, statuses: tuple[str, ...], timeout: float = 90) -> dict:
@@ -167,7 +161,7 @@ def _wait_for(sandbox, job: str, done, timeout: float = 90) -> dict:
     seen: dict = {}
 
     def view() -> dict | None:
-        seen.update(_get(sandbox, job))
+        seen.update(job_view(sandbox, job))
         return dict(seen) if done(seen) else None
 
     return dict(

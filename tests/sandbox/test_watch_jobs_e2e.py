@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
+from tests.sandbox.jobs_support import NAME, custom_job, job_view, ready_cluster, submit
 from tests.sandbox.watch_support import texts, watch, webhook
 
 pytestmark = pytest.mark.e2e
@@ -19,9 +19,8 @@ def cluster(sandbox):
 
 
 def _status(sandbox) -> str | None:
-    with sandbox.client("viewer") as c:
-        found = c.get(f"/api/clusters/{NAME}/jobs/{JOB}").json()
-    return found["status"] if found["status"] in ("Failed", "Succeeded") else None
+    status = job_view(sandbox, JOB)["status"]
+    return status if status in ("Failed", "Succeeded") else None
 
 
 def test_a_failed_job_is_told_once_at_the_webhook_with_the_link_to_it(sandbox, cluster):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -211,21 +212,27 @@ def create_config(backend: SageMakerModelBackend, p: dict[str, Any]) -> Entity:
     return entity
 
 
-def describe_config(e: Entity) -> dict[str, Any]:
+def _described(e: Entity, prefix: str, body: dict[str, Any]) -> dict[str, Any]:
+    """What Describe<prefix> answers: the entity's ``<prefix>Arn``, ``<prefix>Id`` and ``<prefix>Version``,
+    the fields every entity has, and ``body``."""
     return hp.drop_empty(
         {
-            "ClusterSchedulerConfigArn": e.arn,
-            "ClusterSchedulerConfigId": e.id,
+            f"{prefix}Arn": e.arn,
+            f"{prefix}Id": e.id,
             "Name": e.name,
-            "ClusterSchedulerConfigVersion": e.version,
+            "Description": e.description,
+            f"{prefix}Version": e.version,
             "Status": e.status,
             "ClusterArn": e.cluster_arn,
-            "SchedulerConfig": copy.deepcopy(e.body),
-            "Description": e.description,
+            **body,
             "CreationTime": e.created,
             "LastModifiedTime": e.modified,
         }
     )
+
+
+def describe_config(e: Entity) -> dict[str, Any]:
+    return _described(e, "ClusterSchedulerConfig", {"SchedulerConfig": copy.deepcopy(e.body)})
 
 
 # ----------------------------------------------------------------------------- compute quotas
@@ -276,20 +283,7 @@ def update_quota(backend: SageMakerModelBackend, p: dict[str, Any]) -> Entity:
 
 
 def describe_quota(e: Entity) -> dict[str, Any]:
-    return hp.drop_empty(
-        {
-            "ComputeQuotaArn": e.arn,
-            "ComputeQuotaId": e.id,
-            "Name": e.name,
-            "Description": e.description,
-            "ComputeQuotaVersion": e.version,
-            "Status": e.status,
-            "ClusterArn": e.cluster_arn,
-            **copy.deepcopy(e.body),
-            "CreationTime": e.created,
-            "LastModifiedTime": e.modified,
-        }
-    )
+    return _described(e, "ComputeQuota", copy.deepcopy(e.body))
 
 
 # ----------------------------------------------------------------------------- what the add-on reads
@@ -311,20 +305,28 @@ def by_arn(arn: str) -> Entity | None:
 # ----------------------------------------------------------------------------- response methods
 
 
-def _listed(self: SageMakerResponse, kind: str) -> list[Entity]:
+def _summaries(
+    self: SageMakerResponse, kind: str, describe: Callable[[Entity], dict[str, Any]], keys: tuple[str, ...], key: str
+) -> ActionResult:
+    """A List call's page under ``key``: the entities of ``kind`` its filters keep, in its sort order, each
+    described and cut to the summary's ``keys``."""
     p = request_params(self)
     items = [e for e in _of(self.sagemaker_backend).values() if e.kind == kind]
     items = [e for e in items if not p.get("ClusterArn") or e.cluster_arn == p["ClusterArn"]]
     items = [e for e in items if not p.get("NameContains") or p["NameContains"] in e.name]
     items = [e for e in items if not p.get("Status") or e.status == p["Status"]]
     items.sort(key=lambda e: e.created, reverse=p.get("SortOrder") != "Ascending")
-    return items
-
-
-def _page(self: SageMakerResponse, items: list[Any], key: str) -> ActionResult:
-    p = request_params(self)
-    page, token = hp.paginate(items, p.get("MaxResults"), p.get("NextToken"))
+    summaries = [{k: d[k] for k in keys if k in d} for d in map(describe, items)]
+    page, token = hp.paginate(summaries, p.get("MaxResults"), p.get("NextToken"))
     return ActionResult(hp.drop_empty({key: page, "NextToken": token}))
+
+
+def _deleted(self: SageMakerResponse, kind: str, id_key: str) -> ActionResult:
+    """Delete<kind>: the entity the request's ``id_key`` names is gone."""
+    e = _find(self.sagemaker_backend, kind, request_params(self).get(id_key) or "")
+    with _lock:
+        _of(self.sagemaker_backend).pop(e.id, None)
+    return ActionResult({})
 
 
 def _r_create_config(self: SageMakerResponse) -> ActionResult:
@@ -341,8 +343,7 @@ def _r_describe_config(self: SageMakerResponse) -> ActionResult:
 def _r_list_configs(self: SageMakerResponse) -> ActionResult:
     keys: tuple[str, ...] = ("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion")
     keys += ("Name", "CreationTime", "LastModifiedTime", "Status", "ClusterArn")
-    items = [describe_config(e) for e in _listed(self, "cluster-scheduler-config")]
-    return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ClusterSchedulerConfigSummaries")
+    return _summaries(self, "cluster-scheduler-config", describe_config, keys, "ClusterSchedulerConfigSummaries")
 
 
 def _r_update_config(self: SageMakerResponse) -> ActionResult:
@@ -360,11 +361,7 @@ def _r_update_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_delete_config(self: SageMakerResponse) -> ActionResult:
-    p = request_params(self)
-    e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
-    with _lock:
-        _of(self.sagemaker_backend).pop(e.id, None)
-    return ActionResult({})
+    return _deleted(self, "cluster-scheduler-config", "ClusterSchedulerConfigId")
 
 
 def _r_create_quota(self: SageMakerResponse) -> ActionResult:
@@ -380,8 +377,7 @@ def _r_describe_quota(self: SageMakerResponse) -> ActionResult:
 def _r_list_quotas(self: SageMakerResponse) -> ActionResult:
     keys: tuple[str, ...] = ("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn")
     keys += ("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime")
-    items = [describe_quota(e) for e in _listed(self, "compute-quota")]
-    return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ComputeQuotaSummaries")
+    return _summaries(self, "compute-quota", describe_quota, keys, "ComputeQuotaSummaries")
 
 
 def _r_update_quota(self: SageMakerResponse) -> ActionResult:
@@ -390,11 +386,7 @@ def _r_update_quota(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_delete_quota(self: SageMakerResponse) -> ActionResult:
-    p = request_params(self)
-    e = _find(self.sagemaker_backend, "compute-quota", p.get("ComputeQuotaId") or "")
-    with _lock:
-        _of(self.sagemaker_backend).pop(e.id, None)
-    return ActionResult({})
+    return _deleted(self, "compute-quota", "ComputeQuotaId")
 
 
 _RESPONSES = {
