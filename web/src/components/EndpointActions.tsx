@@ -2,7 +2,6 @@
 // warm worker to another pool endpoint, effective at once.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import FormField from '@cloudscape-design/components/form-field';
 import Select from '@cloudscape-design/components/select';
@@ -10,25 +9,20 @@ import Select from '@cloudscape-design/components/select';
 import { plan } from '../lib/api';
 import { inferenceApi, type EndpointView } from '../lib/inference';
 import { useSession } from '../session';
-import ConfirmAction from './ConfirmAction';
+import ConfirmAction, { ConfirmOperation } from './ConfirmAction';
 
 export function DeleteEndpoint({ cluster, endpoint, onClose }: { cluster: string; endpoint: EndpointView; onClose: () => void }) {
-  const navigate = useNavigate();
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Delete endpoint ${endpoint.endpoint}?`}
       action="Delete endpoint"
-      loadPlan={() => plan('delete_endpoint', { name: cluster, endpoint: endpoint.endpoint })}
-      planDeps={[cluster, endpoint.endpoint]}
+      operation="delete_endpoint"
+      params={{ name: cluster, endpoint: endpoint.endpoint }}
       planLabel="What the delete does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await inferenceApi.remove(cluster, endpoint.endpoint);
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <Box>Its pods stop and its URL stops answering. The model files in storage stay.</Box>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 

@@ -84,6 +84,11 @@ export default function InstanceGroupsEditor({ groups, onChange, onAdd, onRemove
       {groups.map((group, index) => {
         const error = (field: GroupField) => errors[`instanceGroups.${index}.${field}`];
         const title = `Instance group ${index + 1}`;
+        const numberField = (field: 'instanceCount' | 'ebsVolumeGb', label: string, description?: string) => (
+          <FormField label={label} description={description} errorText={error(field)}>
+            <Input type="number" inputMode="numeric" value={group[field]} onChange={({ detail }) => onChange(index, { [field]: detail.value }, field)} />
+          </FormField>
+        );
         return (
           <div role="group" aria-label={title} key={group.id}>
             <Container
@@ -122,14 +127,7 @@ export default function InstanceGroupsEditor({ groups, onChange, onAdd, onRemove
                       empty={`No HyperPod instance type is offered in ${zone}`}
                     />
                   </FormField>
-                  <FormField label="Instance count" errorText={error('instanceCount')}>
-                    <Input
-                      type="number"
-                      inputMode="numeric"
-                      value={group.instanceCount}
-                      onChange={({ detail }) => onChange(index, { instanceCount: detail.value }, 'instanceCount')}
-                    />
-                  </FormField>
+                  {numberField('instanceCount', 'Instance count')}
                 </ColumnLayout>
                 <ColumnLayout columns={3}>
                   <FormField label="Threads per core" errorText={error('threadsPerCore')}>
@@ -139,14 +137,7 @@ export default function InstanceGroupsEditor({ groups, onChange, onAdd, onRemove
                       options={THREADS}
                     />
                   </FormField>
-                  <FormField label="EBS volume (GiB)" description="Extra volume per node, for images and data." errorText={error('ebsVolumeGb')}>
-                    <Input
-                      type="number"
-                      inputMode="numeric"
-                      value={group.ebsVolumeGb}
-                      onChange={({ detail }) => onChange(index, { ebsVolumeGb: detail.value }, 'ebsVolumeGb')}
-                    />
-                  </FormField>
+                  {numberField('ebsVolumeGb', 'EBS volume (GiB)', 'Extra volume per node, for images and data.')}
                   <FormField
                     label="Deep health checks"
                     description="Optional; run before instances join, adding time."

@@ -17,7 +17,7 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Wizard from '@cloudscape-design/components/wizard';
 
-import { api, plan } from '../lib/api';
+import { api } from '../lib/api';
 import {
   addGroupBody,
   addGroupErrors,
@@ -37,12 +37,13 @@ import { migChoices } from '../lib/mig';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import AutoscalingSection from './AutoscalingSection';
-import ConfirmAction from './ConfirmAction';
+import { ConfirmOperation } from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
 import ListTable from './ListTable';
 import EditGroupModal from './EditGroupModal';
 import MigLayoutField from './MigLayoutField';
+import SelectField from './SelectField';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
@@ -181,14 +182,14 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
             title: 'Placement',
             content: (
               <SpaceBetween size="m">
-                <FormField label="Availability zone" description="Another zone than the cluster's needs a dedicated subnet.">
-                  <Select
-                    selectedOption={zoneOptions.find((o) => o.value === form.availabilityZone) ?? zoneOptions[0]}
-                    options={zoneOptions}
-                    onChange={({ detail }) => set({ availabilityZone: detail.selectedOption.value ?? '' })}
-                    ariaLabel="Availability zone"
-                  />
-                </FormField>
+                <SelectField
+                  label="Availability zone"
+                  description="Another zone than the cluster's needs a dedicated subnet."
+                  value={form.availabilityZone}
+                  options={zoneOptions}
+                  fallback={zoneOptions[0]}
+                  onChange={(availabilityZone) => set({ availabilityZone })}
+                />
                 <Checkbox
                   checked={form.dedicatedSubnet}
                   onChange={({ detail }) => set({ dedicatedSubnet: detail.checked })}
@@ -269,26 +270,22 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
 }
 
 function DeleteModal({ cluster, group, onClose }: { cluster: string; group: InstanceGroupView; onClose: () => void }) {
-  const navigate = useNavigate();
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Delete ${group.instanceGroup}`}
       action="Delete"
       typeToConfirm={group.instanceGroup}
       confirmLabel="Group name to confirm"
-      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.instanceGroup }, { query: { confirm: group.instanceGroup } })}
-      planDeps={[cluster, group.instanceGroup]}
+      operation="delete_instance_group"
+      params={{ name: cluster, group: group.instanceGroup }}
+      options={{ query: { confirm: group.instanceGroup } }}
       planLabel="What the delete does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await api.deleteInstanceGroup(cluster, group.instanceGroup);
-        navigate(`/operations/${data.operation.id}`);
-      }}
     >
       <Alert type="warning">
         Its {group.currentCount} node(s) are terminated{group.dedicatedSubnet ? ' and its dedicated subnet is deleted' : ''}.
       </Alert>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 

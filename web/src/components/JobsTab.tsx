@@ -36,44 +36,10 @@ import ErrorAlert from './ErrorAlert';
 import ListTable from './ListTable';
 import KeyValue from './KeyValue';
 import MetricsCharts from './MetricsCharts';
+import SelectField from './SelectField';
 import Status from './Status';
 
 const TERMINAL = ['Succeeded', 'Failed'];
-
-// One of the cluster's things the job runs on or with, chosen from the list the cluster answers.
-function Choice({
-  label,
-  errorText,
-  value,
-  options,
-  loading,
-  placeholder,
-  empty,
-  onChange,
-}: {
-  label: string;
-  errorText?: string;
-  value: string;
-  options: { value: string; label: string; description: string }[];
-  loading: boolean;
-  placeholder: string;
-  empty: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <FormField label={label} errorText={errorText}>
-      <Select
-        selectedOption={options.find((o) => o.value === value) ?? null}
-        options={options}
-        placeholder={placeholder}
-        empty={empty}
-        statusType={loading ? 'loading' : 'finished'}
-        onChange={({ detail }) => onChange(detail.selectedOption.value ?? '')}
-        ariaLabel={label}
-      />
-    </FormField>
-  );
-}
 
 // How a HyperPodPyTorchJob recovers from a failed node: the operator's restart from the code's last checkpoint,
 // elastic training (fewer nodes until the node is back) or checkpointless training (state from peer replicas).
@@ -163,7 +129,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
             <FormField label="Job name" errorText={fields.jobName}>
               <Input value={jobName} onChange={({ detail }) => setJobName(detail.value)} placeholder="qwen-sft" />
             </FormField>
-            <Choice
+            <SelectField
               label="Instance group"
               errorText={fields.instanceGroup}
               value={instanceGroup}
@@ -176,7 +142,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
             <FormField label="Nodes" description="Each pod takes a whole node" errorText={fields.replicas}>
               <Input type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
             </FormField>
-            <Choice
+            <SelectField
               label="Storage claim"
               errorText={fields.storageClaim}
               value={storageClaim}

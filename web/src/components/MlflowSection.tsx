@@ -10,7 +10,6 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
-import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
@@ -21,6 +20,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { ConfirmOperation } from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
+import SelectField from './SelectField';
 
 type MlflowView = components['schemas']['MlflowView'];
 const SIZES = [
@@ -37,9 +37,9 @@ const SERVER = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
 
 function SetUp({ cluster, current, onClose }: { cluster: string; current: MlflowView | null; onClose: () => void }) {
   const [server, setServer] = useState('');
-  const [size, setSize] = useState(SIZES[0]);
+  const [size, setSize] = useState(SIZES[0].value);
   const valid = !server || SERVER.test(server);
-  const body = { ...(server ? { trackingServerName: server } : {}), size: size.value };
+  const body = { ...(server ? { trackingServerName: server } : {}), size };
   return (
     <ConfirmOperation
       header={current ? 'Change the MLflow tracking server' : 'Set up MLflow'}
@@ -66,14 +66,7 @@ function SetUp({ cluster, current, onClose }: { cluster: string; current: Mlflow
       >
         <Input value={server} onChange={({ detail }) => setServer(detail.value.trim())} ariaLabel="Tracking server" />
       </FormField>
-      <FormField label="Size of a new server">
-        <Select
-          selectedOption={size}
-          onChange={({ detail }) => setSize(SIZES.find((s) => s.value === detail.selectedOption.value) ?? SIZES[0])}
-          options={SIZES}
-          ariaLabel="Size of a new server"
-        />
-      </FormField>
+      <SelectField label="Size of a new server" value={size} options={SIZES} onChange={setSize} />
     </ConfirmOperation>
   );
 }

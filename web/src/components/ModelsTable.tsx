@@ -7,7 +7,6 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import Select from '@cloudscape-design/components/select';
 
 import { api, plan } from '../lib/api';
 import { formatBytes, modelsApi } from '../lib/models';
@@ -16,6 +15,7 @@ import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 import ListTable from './ListTable';
+import SelectField from './SelectField';
 
 // Hugging Face repo ids: <owner>/<name> of letters, digits, '-', '_' and '.'.
 const REPO = /^[\w.-]+\/[\w.-]+$/;
@@ -59,20 +59,16 @@ function DownloadModel({ cluster, onClose }: { cluster: string; onClose: () => v
       <FormField label="Revision" description="A branch, tag or commit.">
         <Input value={revision} onChange={({ detail }) => setRevision(detail.value.trim())} ariaLabel="Revision" />
       </FormField>
-      <FormField
+      <SelectField
         label="Storage"
         description="An S3 storage of this cluster."
         errorText={storage.data && !options.length ? 'This cluster has no S3 storage: add one on this tab first.' : undefined}
-      >
-        <Select
-          selectedOption={options.find((o) => o.value === target) ?? null}
-          onChange={({ detail }) => setChosen(detail.selectedOption.value ?? '')}
-          options={options}
-          ariaLabel="Storage"
-          placeholder="Choose a storage"
-          statusType={storage.loading ? 'loading' : 'finished'}
-        />
-      </FormField>
+        value={target}
+        options={options}
+        loading={storage.loading}
+        placeholder="Choose a storage"
+        onChange={setChosen}
+      />
       <FormField
         label={
           <span>

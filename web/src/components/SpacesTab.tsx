@@ -13,7 +13,6 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
-import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { ApiError, api, plan } from '../lib/api';
@@ -24,6 +23,7 @@ import { useFetch } from '../lib/useFetch';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 import ListTable from './ListTable';
+import SelectField from './SelectField';
 import Status from './Status';
 
 const MOVING = ['Starting', 'Stopping', 'Deleting'];
@@ -77,35 +77,29 @@ function CreateSpace({ cluster, onCreated }: { cluster: string; onCreated: () =>
           <FormField label="Space name" errorText={fields.spaceName}>
             <Input value={spaceName} onChange={({ detail }) => setSpaceName(detail.value)} placeholder="alice-notebook" ariaLabel="Space name" />
           </FormField>
-          <FormField label="IDE">
-            <Select
-              selectedOption={IDES.find((i) => i.value === ide) ?? null}
-              options={IDES}
-              onChange={({ detail }) => setIde((detail.selectedOption.value as SpaceIde) ?? 'jupyterlab')}
-              ariaLabel="IDE"
-            />
-          </FormField>
-          <FormField label="Instance group" errorText={fields.instanceGroup}>
-            <Select
-              selectedOption={groupOptions.find((o) => o.value === group) ?? ANY_GROUP}
-              options={groupOptions}
-              statusType={groups.loading ? 'loading' : 'finished'}
-              onChange={({ detail }) => setGroup(detail.selectedOption.value ?? '')}
-              ariaLabel="Instance group"
-            />
-          </FormField>
+          <SelectField label="IDE" value={ide} options={IDES} onChange={(value) => setIde(value as SpaceIde)} />
+          <SelectField
+            label="Instance group"
+            errorText={fields.instanceGroup}
+            value={group}
+            options={groupOptions}
+            fallback={ANY_GROUP}
+            loading={groups.loading}
+            onChange={setGroup}
+          />
           <FormField label="GPUs" description="0 for a CPU Space" errorText={fields.gpus}>
             <Input type="number" value={gpus} onChange={({ detail }) => setGpus(detail.value)} ariaLabel="GPUs" />
           </FormField>
-          <FormField label="Shared bucket" description="Mounted at /data" errorText={fields.storageClaim}>
-            <Select
-              selectedOption={claimOptions.find((o) => o.value === claim) ?? NO_CLAIM}
-              options={claimOptions}
-              statusType={claims.loading ? 'loading' : 'finished'}
-              onChange={({ detail }) => setClaim(detail.selectedOption.value ?? '')}
-              ariaLabel="Shared bucket"
-            />
-          </FormField>
+          <SelectField
+            label="Shared bucket"
+            description="Mounted at /data"
+            errorText={fields.storageClaim}
+            value={claim}
+            options={claimOptions}
+            fallback={NO_CLAIM}
+            loading={claims.loading}
+            onChange={setClaim}
+          />
           <FormField label="Stop when idle for (minutes)" description="Empty: never" errorText={fields.idleTimeoutMinutes}>
             <Input type="number" value={idle} onChange={({ detail }) => setIdle(detail.value)} ariaLabel="Idle minutes" />
           </FormField>

@@ -21,6 +21,11 @@ interface Props {
 }
 
 export default function StorageStep({ choices, mounted, unavailable, errors, onMount, onChange }: Props) {
+  const text = (field: Exclude<StorageField, 'kind'>, label: string, placeholder: string, description?: string) => (
+    <FormField label={label} description={description} errorText={errors[`storage.${field}`]}>
+      <Input value={choices[field]} placeholder={placeholder} onChange={({ detail }) => onChange({ [field]: detail.value }, field)} />
+    </FormField>
+  );
   return (
   <Container
     header={
@@ -55,33 +60,11 @@ export default function StorageStep({ choices, mounted, unavailable, errors, onM
               ]}
             />
           </FormField>
-          <FormField
-            label="Claim name"
-            description="Names the PersistentVolumeClaim pods mount, and its PersistentVolume."
-            errorText={errors['storage.storageName']}
-          >
-            <Input value={choices.storageName} placeholder="datasets" onChange={({ detail }) => onChange({ storageName: detail.value }, 'storageName')} />
-          </FormField>
-          <FormField label="Namespace" errorText={errors['storage.namespace']}>
-            <Input value={choices.namespace} placeholder="default" onChange={({ detail }) => onChange({ namespace: detail.value }, 'namespace')} />
-          </FormField>
-          {choices.kind === 's3' ? (
-            <FormField
-              label="Prefix"
-              description="Mount only this prefix of the bucket; leave empty for the whole bucket."
-              errorText={errors['storage.prefix']}
-            >
-              <Input value={choices.prefix} placeholder="datasets/imagenet" onChange={({ detail }) => onChange({ prefix: detail.value }, 'prefix')} />
-            </FormField>
-          ) : (
-            <FormField label="File system id" description="An FSx for Lustre file system in this region." errorText={errors['storage.fileSystemId']}>
-              <Input
-                value={choices.fileSystemId}
-                placeholder="fs-0123456789abcdef0"
-                onChange={({ detail }) => onChange({ fileSystemId: detail.value }, 'fileSystemId')}
-              />
-            </FormField>
-          )}
+          {text('storageName', 'Claim name', 'datasets', 'Names the PersistentVolumeClaim pods mount, and its PersistentVolume.')}
+          {text('namespace', 'Namespace', 'default')}
+          {choices.kind === 's3'
+            ? text('prefix', 'Prefix', 'datasets/imagenet', 'Mount only this prefix of the bucket; leave empty for the whole bucket.')
+            : text('fileSystemId', 'File system id', 'fs-0123456789abcdef0', 'An FSx for Lustre file system in this region.')}
         </>
       ) : null}
     </SpaceBetween>

@@ -225,8 +225,6 @@ export const api = {
     call<InstanceGroupAcceptedView>('add_instance_group', c(name), { body }),
   updateInstanceGroup: (name: string, group: string, body: unknown) =>
     call<OperationAcceptedView | NoopView>('update_instance_group', { name, group }, { body }),
-  deleteInstanceGroup: (name: string, group: string) =>
-    call<OperationAcceptedView>('delete_instance_group', { name, group }, { query: { confirm: group } }),
   setAutoscaling: (name: string, body: { enabled: boolean; instanceGroups?: string[]; consolidateAfterSeconds?: number }) =>
     call<OperationAcceptedView | NoopView>('set_autoscaling', c(name), { body }),
   // --- end instance groups ---

@@ -179,7 +179,6 @@ export const inferenceApi = {
     call<OperationAcceptedView | NoopView>('create_endpoint', { name: cluster }, { body }),
   scale: (cluster: string, endpoint: string, replicas: number) =>
     call<OperationAcceptedView | NoopView>('scale_endpoint', at(cluster, endpoint), { body: { replicas } }),
-  remove: (cluster: string, endpoint: string) => call<OperationAcceptedView>('delete_endpoint', at(cluster, endpoint)),
   invoke: (cluster: string, endpoint: string, prompt: string) =>
     call<InvokeView>('invoke_endpoint', at(cluster, endpoint), {
       body: { messages: [{ role: 'user', content: prompt }], max_tokens: 256 },

@@ -1,6 +1,6 @@
 // One cluster: EKS and HyperPod status, and a section per capability (listed in the side navigation, lib/clusterSections).
 
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
@@ -16,7 +16,7 @@ import Select from '@cloudscape-design/components/select';
 import { useState, type ReactNode } from 'react';
 
 import Breadcrumbs from '../components/Breadcrumbs';
-import ConfirmAction from '../components/ConfirmAction';
+import { ConfirmOperation } from '../components/ConfirmAction';
 import DependenciesTab from '../components/DependenciesTab';
 import { CreationDiagnosis } from '../components/Diagnoses';
 import FeaturesTab from '../components/FeaturesTab';
@@ -26,6 +26,7 @@ import SpacesTab from '../components/SpacesTab';
 import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
 import PageLayout from '../components/PageLayout';
+import SelectField from '../components/SelectField';
 import MetricsCharts, { IdleCapacity } from '../components/MetricsCharts';
 import InstanceGroupsTab from '../components/InstanceGroupsTab';
 import NodesTab from '../components/NodesTab';
@@ -33,11 +34,11 @@ import NotificationsTab from '../components/NotificationsTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
-import { api, call, plan } from '../lib/api';
+import { api } from '../lib/api';
 import { clusterSection, clusterSectionHref, type ClusterSectionId } from '../lib/clusterSections';
 import { byInstanceType, instanceTypeOption } from '../lib/instanceTypes';
 import { formatTime } from '../lib/format';
-import type { ClusterView, OperationAcceptedView } from '../lib/types';
+import type { ClusterView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -126,30 +127,25 @@ const PHASES = [
 ];
 
 function RunPhase({ name, onClose }: { name: string; onClose: () => void }) {
-  const navigate = useNavigate();
   const [phase, setPhase] = useState(PHASES[1]);
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Run a provisioning phase of ${name} again`}
       action={`Run ${phase.label}`}
-      loadPlan={() => plan('run_cluster_phase', { name, phase: phase.value })}
-      planDeps={[name, phase.value]}
+      operation="run_cluster_phase"
+      params={{ name, phase: phase.value }}
+      options={{ body: {} }}
       planLabel="What it would do"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('run_cluster_phase', { name, phase: phase.value }, { body: {} });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
-      <FormField label="Phase" description="Each phase checks what exists first and redoes only what is missing or changed.">
-        <Select
-          selectedOption={phase}
-          onChange={({ detail }) => setPhase(PHASES.find((p) => p.value === detail.selectedOption.value) ?? PHASES[0])}
-          options={PHASES}
-          ariaLabel="Phase"
-        />
-      </FormField>
-    </ConfirmAction>
+      <SelectField
+        label="Phase"
+        description="Each phase checks what exists first and redoes only what is missing or changed."
+        value={phase.value}
+        options={PHASES}
+        onChange={(value) => setPhase(PHASES.find((p) => p.value === value) ?? PHASES[0])}
+      />
+    </ConfirmOperation>
   );
 }
 
@@ -169,23 +165,19 @@ function ConfirmDelete({
   onClose: () => void;
   children: ReactNode;
 }) {
-  const navigate = useNavigate();
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={header}
       action={action}
       typeToConfirm={name}
-      loadPlan={() => plan(operation, { name }, { query: { confirm: name } })}
-      planDeps={[name]}
+      operation={operation}
+      params={{ name }}
+      options={{ query: { confirm: name } }}
       planLabel="What the delete does"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>(operation, { name }, { query: { confirm: name } });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <Box color="text-status-error">{children}</Box>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 
@@ -203,7 +195,6 @@ function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: ()
 // HyperPod for a cluster made without it (the wizard's "EKS control plane only"): one instance group in a zone of the
 // control plane, planned by the API's dry run before anything is created. More groups are added from Instance groups.
 function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }) {
-  const navigate = useNavigate();
   const zones = useFetch(() => api.availabilityZones(), []);
   const [zone, setZone] = useState('');
   const [group, setGroup] = useState('gpu');
@@ -219,18 +210,15 @@ function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }
     instanceGroups: [{ instanceGroup: group, instanceType: chosenType, instanceCount: Number(count) }],
   };
   return (
-    <ConfirmAction
+    <ConfirmOperation
       header={`Create the HyperPod cluster of ${name}`}
       action="Create HyperPod cluster"
       ready={Boolean(chosenZone && chosenType && group && count)}
-      loadPlan={() => plan('create_hyperpod', { name }, { body })}
-      planDeps={[name, chosenZone, group, chosenType, count]}
+      operation="create_hyperpod"
+      params={{ name }}
+      options={{ body }}
       planLabel="What it would do"
       onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('create_hyperpod', { name }, { body });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
     >
       <SpaceBetween size="m">
         <FormField label="Availability zone" description="HyperPod's nodes run in one zone of the control plane's.">
@@ -260,7 +248,7 @@ function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }
           <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} ariaLabel="Instance count" />
         </FormField>
       </SpaceBetween>
-    </ConfirmAction>
+    </ConfirmOperation>
   );
 }
 
