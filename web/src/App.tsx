@@ -10,6 +10,7 @@ import SignInModal from './components/SignInModal';
 import { signOut } from './lib/auth';
 import { CLUSTER_SECTIONS, clusterOfPath, clusterSection, clusterSectionHref } from './lib/clusterSections';
 import { config } from './lib/config';
+import { CONSOLE_SECTIONS, sectionOf } from './lib/consoleSections';
 import { SessionProvider, useSession } from './session';
 
 const ClustersPage = lazy(() => import('./pages/ClustersPage'));
@@ -20,6 +21,9 @@ const OperationPage = lazy(() => import('./pages/OperationPage'));
 const CapacityPage = lazy(() => import('./pages/CapacityPage'));
 const TrainingPlanPage = lazy(() => import('./pages/TrainingPlanPage'));
 const TeamsPage = lazy(() => import('./pages/TeamsPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+
+const link = (s: { href: string; text: string }): SideNavigationProps.Item => ({ type: 'link', ...s });
 
 function Shell() {
   const { token, identity, activeCluster, flashes } = useSession();
@@ -88,21 +92,13 @@ function Shell() {
             activeHref={
               cluster
                 ? clusterSectionHref(cluster, section.id)
-                : location.pathname.startsWith('/operations')
-                ? '/operations'
-                : location.pathname.startsWith('/capacity')
-                  ? '/capacity'
-                  : location.pathname.startsWith('/teams')
-                    ? '/teams'
-                  : '/clusters'
+                : sectionOf(location.pathname)
             }
             onFollow={follow}
             items={[
-              { type: 'link', text: 'Clusters', href: '/clusters' },
-              ...clusterLinks,
-              { type: 'link', text: 'Operations', href: '/operations' },
-              { type: 'link', text: 'Capacity', href: '/capacity' },
-              { type: 'link', text: 'Teams', href: '/teams' },
+              ...CONSOLE_SECTIONS.slice(0, 1).map(link),
+              ...clusterLinks, // the open cluster's sections, under Clusters
+              ...CONSOLE_SECTIONS.slice(1).map(link),
               { type: 'divider' },
               { type: 'link', text: 'API reference', href: `${config().apiUrl.replace(/\/$/, '')}/docs`, external: true },
             ]}
@@ -121,7 +117,7 @@ function Shell() {
                 <Route path="/capacity" element={<CapacityPage />} />
                 <Route path="/capacity/:plan" element={<TrainingPlanPage />} />
                 <Route path="/teams" element={<TeamsPage />} />
-                <Route path="*" element={<Navigate to="/clusters" replace />} />
+                <Route path="*" element={<NotFoundPage />} />
               </Routes>
             </Suspense>
           ) : (

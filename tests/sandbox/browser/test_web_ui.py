@@ -331,6 +331,19 @@ def test_invalid_name_is_reported_on_the_field_before_sending(app: App, signed_i
     shot(page, "name")
 
 
+def test_an_address_that_names_no_page_says_so_and_leads_back(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    page.goto(f"{app.url}/cluster/e2e-typo")  # a mistyped link: "cluster" for "clusters"
+    expect(page.get_by_role("heading", name="Page not found", level=1)).to_be_visible()
+    expect(page.get_by_role("main")).to_contain_text("Nothing is at /cluster/e2e-typo")
+    expect(page).to_have_url(f"{app.url}/cluster/e2e-typo")  # the address stays, so the user sees what was wrong
+    # no section is marked as the one open: the user is on none of them
+    expect(page.get_by_role("navigation", name="Side navigation").locator("[aria-current='page']")).to_have_count(0)
+    shot(page, "not-found")
+    page.get_by_role("main").locator("[data-page='not-found']").get_by_role("link", name="Clusters").click()
+    expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
+
+
 def test_server_422_is_shown_on_the_field_it_names(app: App, signed_in: Page, shot) -> None:
     page = signed_in
     fill_wizard(page, app, unique_name("ui-422"))
