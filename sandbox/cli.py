@@ -70,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         help="do not authorize AWS calls against each function's role (only to measure what that costs)",
     )
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
-    sandbox.add_argument("--log-dir", help="write the functions' logs here (default: a new temporary folder)")
+    sandbox.add_argument(
+        "--log-dir",
+        help="write the functions' logs here and keep them (default: a temporary folder, removed when it stops)",
+    )
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
     kubeconfig.add_parsers(sub)
     if args_in[:1] not in (["sandbox"], ["kubeconfig"], ["eks-token"]):

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -51,6 +53,7 @@ class Sandbox:
     _lambda_client: Any = None
     _lambda_client_lock: threading.Lock = field(default_factory=threading.Lock)
     _started: list[Step] = field(default_factory=list)
+    _own_log_dir: bool = False  # log_dir is a temporary folder the sandbox made (and removes when it stops)
 
     @property
     def url(self) -> str:
@@ -199,8 +202,6 @@ class Sandbox:
     def _start_execution_environments(self) -> None:
         if not self.execution_environments:
             return
-        import tempfile
-
         import boto3
 
         from sandbox.aws import awslambda
@@ -228,12 +229,9 @@ class Sandbox:
                 "AWS_SESSION_TOKEN": creds["SessionToken"],
             }
 
-        if self.log_dir is None:
-            self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
-        self.log_dir.mkdir(parents=True, exist_ok=True)
         self.lambdas = ExecutionEnvironments(
             aws_url=self.aws_url,
-            log_dir=self.log_dir,
+            log_dir=self._log_folder(),
             credentials=credentials,
             authorizer=EnvironmentAuthorizer(),
         )
@@ -340,12 +338,24 @@ class Sandbox:
     def _stop_moto_server(self) -> None:
         self._moto.stop()
 
+    def _log_folder(self) -> Path:
+        """The folder of the execution environments' logs: ``log_dir``, or a temporary one of the sandbox's own,
+        which ``stop`` removes (a run that wants its logs afterwards names the folder)."""
+        if self.log_dir is None:
+            self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
+            self._own_log_dir = True
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        return self.log_dir
+
     def _stop_execution_environments(self) -> None:
         if self.lambdas is not None:
             from sandbox.aws import awslambda
 
             awslambda.set_runner(None)
             self.lambdas.stop()
+        if self._own_log_dir and self.log_dir is not None:
+            shutil.rmtree(self.log_dir, ignore_errors=True)
+            self.log_dir, self._own_log_dir = None, False
 
     def _stop_serving(self) -> None:
         self._server.should_exit = True

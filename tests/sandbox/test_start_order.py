@@ -41,3 +41,17 @@ def test_stop_undoes_only_what_started_in_reverse_order():
     sandbox.stop()
     assert stopped == ["second", "first"]
     assert sandbox._started == []
+
+
+def test_a_log_folder_the_sandbox_made_is_removed_when_it_stops_and_a_named_one_is_kept(tmp_path):
+    made = Sandbox()
+    folder = made._log_folder()
+    (folder / "fn.log").write_text("a line\n")
+    made._stop_execution_environments()
+    assert not folder.exists() and made.log_dir is None
+
+    named = Sandbox(log_dir=tmp_path / "logs")
+    assert named._log_folder() == tmp_path / "logs"
+    (tmp_path / "logs" / "fn.log").write_text("a line\n")
+    named._stop_execution_environments()
+    assert (tmp_path / "logs" / "fn.log").read_text() == "a line\n"
