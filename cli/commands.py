@@ -71,6 +71,17 @@ class Command:
         return f"{self.resource} {self.verb}"
 
     @property
+    def noun(self) -> str:
+        """What its list holds, for "No <noun>.": ``list`` lists the resource; ``list-training-plans`` or
+        ``search-training-plan-offerings`` name what they list (``capacity`` says nothing of it)."""
+        if self.verb == "list":
+            return self.resource
+        for prefix in ("list-", "search-"):
+            if self.verb.startswith(prefix):
+                return self.verb.removeprefix(prefix).replace("-", " ")
+        return "items"
+
+    @property
     def waits(self) -> bool:
         """Answers with an operation that ``--wait`` can follow."""
         return self.entry.accepted or self.entry.response is OperationView

@@ -115,7 +115,7 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
     if _output(namespace) == "json":
         render.as_json(view, sys.stdout)
     else:
-        render.show(view, command.entry.response.__name__, sys.stdout, noun=command.resource)
+        render.show(view, command.entry.response.__name__, sys.stdout, noun=command.noun)
         if operation is not None and view.get("status") == "ACCEPTED":
             print(f"Follow it: launchpod operations get {operation['id']} --wait")
     return 0

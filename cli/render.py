@@ -42,6 +42,27 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "ClusterEventListView": ("time", "level", "resourceType", "instanceGroup", "nodeId", "description"),
     "IncidentListView": ("id", "state", "nodeId", "faultType", "nextStep", "lastEventAt"),
     "TeamListView": ("team", "namespace", "status", "fairShareWeight", "queueReady"),
+    "OfferingListView": (
+        "offeringId",
+        "region",
+        "availabilityZone",
+        "startTime",
+        "endTime",
+        "upfrontFee",
+        "currencyCode",
+    ),
+    "ExtensionOfferingListView": ("offeringId", "startDate", "endDate", "durationHours", "upfrontFee", "currencyCode"),
+    "TrainingPlanListView": (
+        "name",
+        "status",
+        "instanceType",
+        "availabilityZone",
+        "startTime",
+        "endTime",
+        "availableInstanceCount",
+        "totalInstanceCount",
+    ),
+    "SpaceListView": ("spaceName", "owner", "ide", "status", "gpus", "instanceGroup"),
 }
 # A list inside one object -> its columns.
 NESTED_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -103,9 +124,12 @@ def heading(column: str) -> str:
 
 
 def table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
-    """Columns padded to their widest cell, headers in capitals, as ``kubectl get`` prints."""
+    """Columns padded to their widest cell, headers in capitals, as ``kubectl get`` prints. A long cell is cut
+    to keep the columns after it in line; the last column's cells are whole (a plan's reason, an event's
+    description), since nothing follows them."""
     header = [heading(c) for c in columns]
-    body = [[cell(_get(row, c)) for c in columns] for row in rows]
+    last = len(columns) - 1
+    body = [[cell(_get(row, c), MAX_CELL if i < last else 10_000) for i, c in enumerate(columns)] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)]
     lines = ["   ".join(v.ljust(widths[i]) for i, v in enumerate(line)).rstrip() for line in [header, *body]]
     return "\n".join(lines)

@@ -48,3 +48,13 @@ def test_each_column_of_a_nested_table_is_a_field_of_some_view_listing_it() -> N
 
 def test_a_heading_keeps_its_words_whole() -> None:
     assert render.heading("memoryInGiB") == "MEMORY IN GIB" and render.heading("vCpu") == "VCPU"
+
+
+def test_a_long_cell_is_cut_only_where_columns_follow_it() -> None:
+    # a dry run's reason is what the user reads it for: "… for 48…" hid the price of a training plan
+    reason = "buy 2 x ml.p5.48xlarge in us-east-1a from 2026-12-07 06:00 UTC for 48 hours at 2880.00 USD upfront"
+    long_target = "training plan " + "x" * 80
+    columns = ("action", "target", "reason")
+    row = render.table([{"action": "create", "target": long_target, "reason": reason}], columns).splitlines()[1]
+    assert row.endswith(reason)
+    assert ("x" * (render.MAX_CELL - len("training plan ") - 1)) + "…" in row

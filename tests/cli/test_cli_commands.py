@@ -354,3 +354,13 @@ def test_a_percent_sign_in_a_summary_or_field_description_prints_in_help(capsys)
         root.parse_args(["metrics", "get-gpu-share", "-h"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Is more than 90% of the cluster's GPUs in use" in text and "warn above this % of the group's GPUs" in text
+
+
+def test_an_empty_list_names_what_it_lists_not_the_command_group() -> None:
+    # "No capacity." read as "there is no GPU capacity" when the account merely had no training plans yet
+    nouns = {COMMANDS[op].words: COMMANDS[op].noun for op in COMMANDS}
+    assert nouns["capacity list-training-plans"] == "training plans"
+    assert nouns["capacity search-training-plan-offerings"] == "training plan offerings"
+    assert nouns["clusters list"] == "clusters"
+    assert nouns["features list-teams"] == "teams"
+    assert all(not noun.startswith(("list", "search")) for noun in nouns.values())
