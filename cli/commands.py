@@ -250,6 +250,22 @@ def json_value(text: str) -> Any:
         raise argparse.ArgumentTypeError(f"not JSON ({exc.msg} at column {exc.colno}): {text[:80]}") from exc
 
 
+_SWITCH = {"on": True, "off": False, "true": True, "false": False}
+
+
+def switch_or_json(text: str) -> Any:
+    """A toggle's object: ``on`` or ``off`` for ``{"enabled": true|false}``, else its JSON as ``json_value``
+    reads it (``--task-governance on``; ``--tiered-checkpointing '{"enabled": true, "memoryPercentage": 20}'``)."""
+    switched = _SWITCH.get(text.strip().lower())
+    return {"enabled": switched} if switched is not None else json_value(text)
+
+
+def _toggle(annotation: Any) -> bool:
+    """A nested shape with an ``enabled`` field: what ``switch_or_json`` reads."""
+    inner = _unwrap(annotation)
+    return isinstance(inner, type) and issubclass(inner, BaseModel) and "enabled" in inner.model_fields
+
+
 def body_file(path: str) -> Any:
     return json_value(path if path == "-" else "file://" + path)
 
@@ -289,7 +305,8 @@ def _field_help(info: FieldInfo | None, option: Option) -> str:
     if option.kind == "cluster":
         words = "the cluster's name"
     if option.kind == "json":
-        words += ("; " if words else "") + f"JSON {_shape(info.annotation) if info else ''}, or file://PATH"
+        switch = "on, off, or " if info is not None and _toggle(info.annotation) else ""
+        words += ("; " if words else "") + f"{switch}JSON {_shape(info.annotation) if info else ''}, or file://PATH"
     elif option.kind == "map":
         words += ("; " if words else "") + "KEY=VALUE pairs or a JSON object"
     if info is not None and info.is_required() and not option.positional and option.kind != "cluster":
@@ -330,6 +347,8 @@ def add_option(parser: argparse.ArgumentParser, entry: CatalogEntry, option: Opt
         parser.add_argument(option.flag, type=value_type, choices=choices, nargs="+", **common)
     elif option.kind == "map":
         parser.add_argument(option.flag, type=pair, nargs="+", metavar="KEY=VALUE", **common)
+    elif info is not None and _toggle(info.annotation):
+        parser.add_argument(option.flag, type=switch_or_json, metavar="on|off|JSON", **common)
     else:
         parser.add_argument(option.flag, type=json_value, metavar="JSON", **common)
 

@@ -364,3 +364,15 @@ def test_an_empty_list_names_what_it_lists_not_the_command_group() -> None:
     assert nouns["clusters list"] == "clusters"
     assert nouns["features list-teams"] == "teams"
     assert all(not noun.startswith(("list", "search")) for noun in nouns.values())
+
+
+def test_a_feature_is_turned_on_or_off_by_a_word_and_its_settings_still_by_json() -> None:
+    argv = ["features", "update", "--cluster", "c1", "--task-governance", "on", "--training-operator", "OFF"]
+    request = _request([*argv, "--tiered-checkpointing", '{"enabled": true, "memoryPercentage": 20}'])
+    assert request.json == {
+        "taskGovernance": {"enabled": True},
+        "trainingOperator": {"enabled": False},
+        "tieredCheckpointing": {"enabled": True, "memoryPercentage": 20},
+    }
+    with pytest.raises(SystemExit):  # a word that is neither a switch nor JSON is refused before any call
+        ROOT.parse_args(["features", "update", "--cluster", "c1", "--task-governance", "yes please"])
