@@ -112,6 +112,9 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
         ]}
       />
       {data?.items.length ? <TeamsUsage teams={data.items} /> : null}
+      <Header variant="h3" description="A new name adds a team; a team's name changes its quota and sharing.">
+        Give a team its share
+      </Header>
       <ColumnLayout columns={3}>
         <FormField label="Team">
           <Input value={form.team} ariaLabel="Team name" onChange={({ detail }) => set({ team: detail.value })} />
