@@ -147,7 +147,10 @@ def _next_command(call: str, by_id: dict[str, Command]) -> str:
 def _error_text(command: Command, exc: RestError, by_id: dict[str, Command]) -> str:
     """The API's message, then each field it names as the option to fix, and the command that fixes it."""
     error = exc.error
-    lines = [error.message]
+    fields = [d for d in error.details if d.rule != "next_step"]
+    # a refusal of fields repeats its first field's words as the message: said once, where the option is named
+    repeated = bool(fields) and error.message.startswith(fields[0].message)
+    lines = ["the API refused the request; change what it names:" if repeated else error.message]
     lines += [
         f"  next step: {_next_command(d.message, by_id)}"
         if d.rule == "next_step"

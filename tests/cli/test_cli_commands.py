@@ -376,3 +376,21 @@ def test_a_feature_is_turned_on_or_off_by_a_word_and_its_settings_still_by_json(
     }
     with pytest.raises(SystemExit):  # a word that is neither a switch nor JSON is refused before any call
         ROOT.parse_args(["features", "update", "--cluster", "c1", "--task-governance", "yes please"])
+
+
+def test_a_refused_field_is_said_once_at_its_option():
+    from launchpod.contracts.errors import ErrorView
+
+    from cli.main import _error_text
+    from mcp_gateway.rest import RestError
+
+    said = "give storageClaim, the claim of one of the cluster's S3 storages."
+    error = ErrorView.model_validate(
+        {
+            "code": "VALIDATION_FAILED",
+            "message": f"{said} (body.storageClaim)",
+            "details": [{"field": "body.storageClaim", "rule": "required", "message": said}],
+        }
+    )
+    text = _error_text(COMMANDS["submit_job"], RestError(422, error), COMMANDS)
+    assert text.count(said) == 1 and f"  --storage-claim: {said}" in text.splitlines(), text
