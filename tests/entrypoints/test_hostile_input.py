@@ -98,3 +98,10 @@ def test_a_path_parameter_with_traversal_matches_nothing(lambda_context, path):
     response = handler(rest_event("GET", path, ADMIN), lambda_context)
     assert response["statusCode"] in (404, 422), response["body"]
     assert json.loads(response["body"])["code"] in ("NOT_FOUND", "VALIDATION_FAILED")
+
+
+def test_a_count_out_of_bounds_is_said_as_what_to_give(lambda_context):
+    # pydantic's own words were "List should have at least 2 items after validation, not 1"
+    status, body = _post(lambda_context, "/api/clusters", {"cluster": "one-zone", "availabilityZones": ["us-east-1a"]})
+    assert status == 422
+    assert body["details"][0]["message"] == "availabilityZones takes at least 2; 1 given", body

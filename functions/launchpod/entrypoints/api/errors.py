@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -43,6 +44,15 @@ _FRIENDLY = {
     "missing": "is required",
     "extra_forbidden": "is not a field of this request; remove it",
     "json_invalid": "is not valid JSON",
+}
+
+# pydantic's words for a list's length or a number's bound ("List should have at least 2 items after
+# validation, not 1"), said as what to give.
+_BOUNDS: dict[str, Callable[[str, dict[str, Any]], str]] = {
+    "too_short": lambda name, c: f"{name} takes at least {c.get('min_length')}; {c.get('actual_length')} given",
+    "too_long": lambda name, c: f"{name} takes at most {c.get('max_length')}; {c.get('actual_length')} given",
+    "greater_than_equal": lambda name, c: f"{name} must be at least {c.get('ge')}",
+    "less_than_equal": lambda name, c: f"{name} must be at most {c.get('le')}",
 }
 
 
@@ -148,6 +158,8 @@ def _detail(error: dict[str, Any]) -> dict[str, Any]:
         text = f"{name} must be {PATTERN_HINTS[pattern]}" if pattern in PATTERN_HINTS else f"{name}: {msg}"
     elif rule in _FRIENDLY:
         text = f"{name} {_FRIENDLY[rule]}"
+    elif rule in _BOUNDS:
+        text = _BOUNDS[rule](name, error.get("ctx") or {})
     else:
         text = f"{name}: {msg}"
     return {"field": ".".join(loc) or None, "rule": rule, "message": text}
