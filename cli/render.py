@@ -63,6 +63,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "totalInstanceCount",
     ),
     "SpaceListView": ("spaceName", "owner", "ide", "status", "gpus", "instanceGroup"),
+    "ModelListView": ("repoId", "storageName", "files", "sizeBytes", "path"),
 }
 # A list inside one object -> its columns.
 NESTED_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -116,10 +117,26 @@ def default_columns(rows: list[dict[str, Any]]) -> tuple[str, ...]:
     return tuple(keys[:MAX_COLUMNS])
 
 
+def size(count: int) -> str:
+    """A byte count as people read it: ``1253`` -> ``1.2 KiB``."""
+    value, unit = float(count), "B"
+    for larger in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, larger
+    return f"{count} B" if unit == "B" else f"{value:.1f} {unit}"
+
+
+def _shown(column: str, value: Any) -> Any:
+    """A field's value as its column shows it: a ``...Bytes`` count as a size."""
+    return size(value) if column.endswith("Bytes") and isinstance(value, int) else value
+
+
 def heading(column: str) -> str:
-    """``eks.status`` -> ``EKS STATUS``, ``activeOperationId`` -> ``ACTIVE OPERATION ID``."""
+    """``eks.status`` -> ``EKS STATUS``, ``activeOperationId`` -> ``ACTIVE OPERATION ID``, ``sizeBytes`` ->
+    ``SIZE`` (its cells say their unit)."""
     # GiB is one word, not "Gi B"
-    plain = column.replace("GiB", "Gib").replace("vCpu", "Vcpu")
+    plain = column.removesuffix("Bytes").replace("GiB", "Gib").replace("vCpu", "Vcpu")
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", plain).replace(".", " ").upper()
 
 
@@ -129,7 +146,9 @@ def table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     description), since nothing follows them."""
     header = [heading(c) for c in columns]
     last = len(columns) - 1
-    body = [[cell(_get(row, c), MAX_CELL if i < last else 10_000) for i, c in enumerate(columns)] for row in rows]
+    body = [
+        [cell(_shown(c, _get(row, c)), MAX_CELL if i < last else 10_000) for i, c in enumerate(columns)] for row in rows
+    ]
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)]
     lines = ["   ".join(v.ljust(widths[i]) for i, v in enumerate(line)).rstrip() for line in [header, *body]]
     return "\n".join(lines)

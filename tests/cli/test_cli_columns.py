@@ -58,3 +58,10 @@ def test_a_long_cell_is_cut_only_where_columns_follow_it() -> None:
     row = render.table([{"action": "create", "target": long_target, "reason": reason}], columns).splitlines()[1]
     assert row.endswith(reason)
     assert ("x" * (render.MAX_CELL - len("training plan ") - 1)) + "…" in row
+
+
+def test_a_byte_count_reads_as_a_size_under_a_heading_without_bytes() -> None:
+    assert render.heading("sizeBytes") == "SIZE"
+    assert [render.size(n) for n in (512, 1253, 5 * 1024**3)] == ["512 B", "1.2 KiB", "5.0 GiB"]
+    row = render.table([{"repoId": "Qwen/Qwen3-0.6B", "sizeBytes": 1253}], ("repoId", "sizeBytes")).splitlines()[1]
+    assert row.endswith("1.2 KiB")
