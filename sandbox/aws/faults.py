@@ -220,15 +220,40 @@ def _throttle_response(service: str, request: Any) -> Response | None:
     return _json_error("ThrottlingException", "Rate exceeded", 429, rest=True)
 
 
+def _subnet_zone(subnet_ids: list[str], region: str) -> str | None:
+    """The zone of the first of ``subnet_ids`` that moto's EC2 knows, in any account."""
+    try:
+        from moto.ec2.models import ec2_backends
+
+        for account in list(ec2_backends):
+            for subnet_id in subnet_ids:
+                try:
+                    return str(ec2_backends[account][region].get_subnet(subnet_id).availability_zone)
+                except Exception:  # not this account's subnet, or not a subnet moto knows
+                    continue
+    except Exception:  # moto internals moved: name the zone EKS refuses anyway
+        return None
+    return None
+
+
 def _eks_capacity_response(request: Any, full_url: str) -> Response:
     try:
-        name = json.loads(request.get_data(cache=True) or b"{}").get("name", "")
+        body = json.loads(request.get_data(cache=True) or b"{}")
     except ValueError:
-        name = ""
+        body = {}
+    name = body.get("name", "")
     region_match = re.search(r"eks\.([a-z0-9-]+)\.amazonaws", full_url)
     region = region_match.group(1) if region_match else "us-east-1"
-    zones = [z.replace("us-east-1", region) for z in _ZONES if z != _EKS_UNSUPPORTED_ZONE]
-    bad_zone = _EKS_UNSUPPORTED_ZONE.replace("us-east-1", region)
+    # EKS names the targeted zone, where one of the request's subnets is ("At least one of your specified cluster
+    # subnets is in an Availability Zone that does not support Amazon EKS"; validZones: the zones to choose
+    # subnets from: UnsupportedAvailabilityZoneException, https://docs.aws.amazon.com/botocore/latest/reference/
+    # services/eks/client/exceptions/UnsupportedAvailabilityZoneException.html), and the way out is the cluster
+    # created again in those zones (https://repost.aws/knowledge-center/eks-cluster-creation-errors).
+    unsupported = _EKS_UNSUPPORTED_ZONE.replace("us-east-1", region)
+    subnets = (body.get("resourcesVpcConfig") or {}).get("subnetIds") or []
+    bad_zone = _subnet_zone([str(s) for s in subnets], region) or unsupported
+    zones = [z.replace("us-east-1", region) for z in _ZONES]
+    zones = [z for z in zones if z not in (bad_zone, unsupported)]
     message = FAULTS._eks_create_message_or_default() or (
         f"Cannot create cluster '{name}' because {bad_zone}, the targeted availability zone, does not "
         "currently have sufficient capacity to support the cluster. Retry and choose from these "

@@ -171,3 +171,21 @@ def test_plumbing_calls_are_counted_though_never_faulted(client):
 
     assert FAULTS.count("dynamodb", "ListTables") == 1
     assert FAULTS.count("stepfunctions", "ListStateMachines") == 1
+
+
+def test_the_capacity_error_names_the_zone_of_the_requests_subnet_and_offers_the_others(client):
+    ec2, eks = client("ec2"), client("eks", config=NO_RETRIES)
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.9.{i}.0/24", AvailabilityZone=zone)["Subnet"]["SubnetId"]
+        for i, zone in enumerate(("us-east-1b", "us-east-1c"))
+    ]
+    FAULTS.fail_next_eks_create()
+
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_cluster(name="in-b", roleArn=ROLE_ARN, resourcesVpcConfig={"subnetIds": subnets})
+
+    answer = exc_info.value.response
+    assert "because us-east-1b, the targeted availability zone" in answer["Error"]["Message"]
+    assert "us-east-1b" not in answer["validZones"] and "us-east-1e" not in answer["validZones"]
+    assert "us-east-1a" in answer["validZones"] and "us-east-1c" in answer["validZones"]
