@@ -22,6 +22,23 @@ pytestmark = pytest.mark.browser
 
 # Workflows in the sandbox take simulated minutes scaled down; leave room for a slow machine.
 
+# Within ``selector``: how many zone names ("us-east-1f") are drawn whole on one line, and the ones split across
+# two lines (a zone's text node range with more than one line box).
+BROKEN_ZONES = """(selector) => {
+  const root = document.querySelector(selector), out = { whole: 0, broken: [] };
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/[a-z]{2}-[a-z]+-\\d[a-z]/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+      if (tops.size > 1) out.broken.push(m[0]); else out.whole += 1;
+    }
+  }
+  return out;
+}"""
+
 
 def unique_name(prefix: str) -> str:
     return f"{prefix}-{secrets.token_hex(3)}"
@@ -440,6 +457,11 @@ def test_injected_failure_is_retried_from_the_failed_phase(app: App, signed_in: 
     # The failure is explained above the phases, in the phase's own words.
     message = failed.locator("xpath=ancestor::li[1]").get_by_role("paragraph").first.inner_text()
     expect(page.get_by_test_id("operation-failure")).to_contain_text(message)
+    # EKS's zone shortage: retry later, or the cluster again in the zones EKS names (not "fix the cause")
+    expect(page.get_by_test_id("operation-failure")).to_contain_text("create it again in the zones EKS names")
+    # each zone the message names sits on one line: the alert broke "us-" / "east-1f" at its hyphen
+    zones = page.evaluate(BROKEN_ZONES, "[data-testid='operation-failure']")
+    assert zones["whole"] >= 5 and zones["broken"] == [], zones
     shot(page, "failed")
 
     before = failed.locator("xpath=ancestor::li[1]/preceding-sibling::li").all_inner_texts()

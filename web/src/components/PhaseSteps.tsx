@@ -5,6 +5,7 @@ import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Steps from '@cloudscape-design/components/steps';
 
+import Unbroken from './Unbroken';
 import { formatDuration, formatTime, statusLabel, statusType } from '../lib/format';
 import type { PhaseView } from '../lib/types';
 
@@ -44,7 +45,7 @@ export default function PhaseSteps({ phases }: { phases: PhaseView[] }) {
             {details(phase, now) ? <Box variant="small">{details(phase, now)}</Box> : null}
             {phase.message ? (
               <Box variant="p" color={phase.status === 'FAILED' ? 'text-status-error' : 'text-body-secondary'}>
-                {phase.message}
+                <Unbroken text={phase.message} />
               </Box>
             ) : null}
             {phase.error ? <Box variant="code">{phase.error}</Box> : null}

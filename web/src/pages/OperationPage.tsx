@@ -26,8 +26,10 @@ import Link from '../components/Link';
 import PhaseSteps from '../components/PhaseSteps';
 import { DryRunPlan } from '../components/PlanSteps';
 import Status from '../components/Status';
+import Unbroken from '../components/Unbroken';
 import { api, plan } from '../lib/api';
 import { failedHyperPodAsk } from '../lib/hyperpodAgain';
+import { failureAdvice } from '../lib/failureAdvice';
 import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { useOperation } from '../lib/stream';
 import { TERMINAL } from '../lib/types';
@@ -140,13 +142,9 @@ export default function OperationPage() {
         {operation.status === 'FAILED' ? (
           <div data-testid="operation-failure">
           <Alert type="error" header={failedPhase ? `${failedPhase.title} failed` : 'The operation failed'}>
-            {failedPhase?.message ?? operation.message ?? operation.error ?? 'No reason was recorded.'}
+            <Unbroken text={failedPhase?.message ?? operation.message ?? operation.error ?? 'No reason was recorded.'} />
             {failedPhase?.error ? <Box variant="code" display="block">{failedPhase.error}</Box> : null}
-            <Box variant="p">
-              {hyperpodAsk
-                ? 'Fix the cause, then choose "Retry from failed phase" (phases already done are kept), or "Try another zone": the failed HyperPod cluster is deleted and created again there.'
-                : 'Fix the cause, then choose "Retry from failed phase". Phases already done are kept.'}
-            </Box>
+            <Box variant="p">{failureAdvice(failedPhase?.error, Boolean(hyperpodAsk))}</Box>
           </Alert>
           </div>
         ) : null}
