@@ -7,6 +7,7 @@ import Box from '@cloudscape-design/components/box';
 import { ApiError } from '../lib/api';
 import { whereForCall } from '../lib/nextSteps';
 import Link from './Link';
+import Unbroken from './Unbroken';
 
 const HEADERS: Record<number, string> = {
   0: 'Cannot reach the API',
@@ -43,7 +44,7 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
       dismissible={!!onDismiss}
       onDismiss={onDismiss}
     >
-      {message}
+      <Unbroken text={message} />
       {operationId ? (
         <>
           {' '}
@@ -54,7 +55,7 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
         <ul>
           {details.map((detail, index) => (
             <li key={index}>
-              {detail.field ? <code>{detail.field}</code> : null} {detail.message}
+              {detail.field ? <code>{detail.field}</code> : null} <Unbroken text={detail.message} />
             </li>
           ))}
         </ul>
