@@ -17,6 +17,8 @@ plumbing (Lambda, Step Functions, DynamoDB, API Gateway) is never faulted.
 from __future__ import annotations
 
 import collections
+import contextlib
+import itertools
 import json
 import logging
 import random
@@ -222,17 +224,11 @@ def _throttle_response(service: str, request: Any) -> Response | None:
 
 def _subnet_zone(subnet_ids: list[str], region: str) -> str | None:
     """The zone of the first of ``subnet_ids`` that moto's EC2 knows, in any account."""
-    try:
-        from moto.ec2.models import ec2_backends
+    from moto.ec2.models import ec2_backends
 
-        for account in list(ec2_backends):
-            for subnet_id in subnet_ids:
-                try:
-                    return str(ec2_backends[account][region].get_subnet(subnet_id).availability_zone)
-                except Exception:  # not this account's subnet, or not a subnet moto knows
-                    continue
-    except Exception:  # moto internals moved: name the zone EKS refuses anyway
-        return None
+    for account, subnet_id in itertools.product(list(ec2_backends), subnet_ids):
+        with contextlib.suppress(Exception):  # not this account's subnet, or not one moto knows
+            return str(ec2_backends[account][region].get_subnet(subnet_id).availability_zone)
     return None
 
 

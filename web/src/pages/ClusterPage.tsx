@@ -34,6 +34,7 @@ import NotificationsTab from '../components/NotificationsTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
+import Unbroken from '../components/Unbroken';
 import { api } from '../lib/api';
 import { clusterSection, clusterSectionHref, type ClusterSectionId } from '../lib/clusterSections';
 import { byInstanceType, instanceTypeOption } from '../lib/instanceTypes';
@@ -41,19 +42,6 @@ import { formatTime } from '../lib/format';
 import type { ClusterView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
-
-// An ARN or an id list that wraps only between its parts (after ":" or "/", between ids), never inside a name or at
-// a hyphen of "us-east-1": the narrow key-value columns broke "cluster/j2upzew0hcl" + "j" mid-word.
-function Parts({ text, code = false }: { text: string; code?: boolean }) {
-  const parts = text.split(/(?<=[:/])|(?<=, )/);
-  const joined = parts.map((part, i) => (
-    <span key={i}>
-      <span style={{ whiteSpace: 'nowrap' }}>{part}</span>
-      <wbr />
-    </span>
-  ));
-  return code ? <Box variant="code">{joined}</Box> : <>{joined}</>;
-}
 
 function Overview({ cluster }: { cluster: ClusterView }) {
   const addons = Object.entries(cluster.eks.addons ?? {});
@@ -68,8 +56,8 @@ function Overview({ cluster }: { cluster: ClusterView }) {
             { label: 'Authentication mode', value: cluster.eks.authenticationMode ?? '-' },
             { label: 'Endpoint', value: cluster.eks.endpoint ? <Box variant="code">{cluster.eks.endpoint}</Box> : '-' },
             { label: 'VPC', value: cluster.eks.vpcId ?? '-' },
-            { label: 'Subnets', value: cluster.eks.subnetIds?.length ? <Parts text={cluster.eks.subnetIds.join(', ')} /> : '-' },
-            { label: 'ARN', value: cluster.eks.arn ? <Parts text={cluster.eks.arn} code /> : '-' },
+            { label: 'Subnets', value: cluster.eks.subnetIds?.length ? <Unbroken text={cluster.eks.subnetIds.join(', ')} /> : '-' },
+            { label: 'ARN', value: cluster.eks.arn ? <Box variant="code"><Unbroken text={cluster.eks.arn} /></Box> : '-' },
             {
               label: 'Add-ons',
               value: addons.length ? (
@@ -91,7 +79,7 @@ function Overview({ cluster }: { cluster: ClusterView }) {
           items={[
             { label: 'Status', value: <Status value={cluster.hyperpod.status} /> },
             { label: 'Node recovery', value: cluster.hyperpod.nodeRecovery ?? '-' },
-            { label: 'ARN', value: cluster.hyperpod.arn ? <Parts text={cluster.hyperpod.arn} code /> : '-' },
+            { label: 'ARN', value: cluster.hyperpod.arn ? <Box variant="code"><Unbroken text={cluster.hyperpod.arn} /></Box> : '-' },
             ...(cluster.hyperpod.failureMessage ? [{ label: 'Failure', value: cluster.hyperpod.failureMessage }] : []),
           ]}
         />
